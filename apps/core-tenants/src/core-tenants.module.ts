@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { ObservabilityModule } from '@platform/observability';
+import { RedisModule } from '@platform/redis';
+import { CoreTenantsConfig } from './config';
+import { SIGN_IN_LIMITS, SignInLimits } from './sign-in/sign-in.service';
+import { SignInModule } from './sign-in/sign-in.module';
+import { SigningKey } from './signing/signing-key';
+import { SigningModule } from './signing/signing.module';
+import { TenantsModule } from './tenants/tenants.module';
+import { TransportPingController } from './transport/transport-ping.controller';
+
+@Module({})
+export class CoreTenantsModule {
+  static forRoot(config: CoreTenantsConfig, signingKey: SigningKey): DynamicModule {
+    const signInLimits: SignInLimits = {
+      perAddress: { name: 'sign-in:address', limit: config.SIGN_IN_ATTEMPTS_PER_ADDRESS, windowSeconds: config.SIGN_IN_WINDOW_SECONDS },
+      perIp: { name: 'sign-in:ip', limit: config.SIGN_IN_ATTEMPTS_PER_IP, windowSeconds: config.SIGN_IN_WINDOW_SECONDS },
+    };
+    const claims = { issuer: config.OPERATOR_JWT_ISSUER, audience: config.OPERATOR_JWT_AUDIENCE, ttlSeconds: config.OPERATOR_JWT_TTL_SECONDS };
+    return {
+      module: CoreTenantsModule,
+      global: true,
+      imports: [
+        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app: 'core-tenants' }),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'core-tenants' }),
+        RedisModule.forRoot(config.REDIS_URL, 'core-tenants'),
+        // core-tenants verifies operator tokens with its own public key: no JWKS round trip.
+        AuthModule.forRoot({ issuer: claims.issuer, audience: claims.audience, publicKey: signingKey.publicKey }),
+        SigningModule.forRoot(signingKey, claims),
+        HealthModule,
+        TenantsModule,
+        SignInModule,
+      ],
+      controllers: [TransportPingController],
+      providers: [{ provide: SIGN_IN_LIMITS, useValue: signInLimits }],
+      exports: [SIGN_IN_LIMITS],
+    };
+  }
+}

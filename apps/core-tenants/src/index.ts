@@ -1,0 +1,4 @@
+/** What other projects (the end-to-end suite, tools) may use of core-tenants. */
+export { createCoreTenantsApp } from './bootstrap';
+export { CoreTenantsConfig } from './config';
+export { issueOperatorToken } from './signing/issue-token';

@@ -1,0 +1,29 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SignInBody, SignInResponse } from './sign-in.dto';
+import { SignInService, TooManySignInAttempts } from './sign-in.service';
+
+@ApiTags('Operators')
+@Controller('v1/operators')
+export class SignInController {
+  constructor(private readonly signIns: SignInService) {}
+
+  @Post('sign-in')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in an operator',
+    description:
+      'Answers an operator token. A wrong e-mail or password is 401 1003, the same either way. ' +
+      'Attempts are limited per address and per client IP: 429 1071 with Retry-After.',
+  })
+  @ApiOkResponse({ type: SignInResponse })
+  async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignInResponse> {
+    try {
+      return { data: await this.signIns.signIn(body.operatorEmail, body.password, request.ip) };
+    } catch (error) {
+      if (error instanceof TooManySignInAttempts) void reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
+  }
+}

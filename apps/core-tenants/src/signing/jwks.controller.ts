@@ -1,0 +1,18 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SIGNING_KEY } from './operator-token.signer';
+import { SigningKey } from './signing-key';
+
+@ApiTags('Operators')
+@Controller('.well-known')
+export class JwksController {
+  constructor(@Inject(SIGNING_KEY) private readonly key: SigningKey) {}
+
+  @Get('jwks.json')
+  @Header('cache-control', 'public, max-age=300')
+  @ApiOperation({ summary: 'Public keys that verify operator tokens (RFC 7517)' })
+  @ApiOkResponse({ schema: { example: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '...', kid: '...', alg: 'EdDSA', use: 'sig' }] } } })
+  jwks(): { keys: object[] } {
+    return { keys: [this.key.publicJwk] };
+  }
+}

@@ -1,0 +1,139 @@
+import { SERVICES_API_VERSION } from '@apps/services-api';
+import { request, singleError } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+describe('HTTP conventions shared by every app', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ env: { HTTP_BODY_LIMIT_BYTES: '2048' } });
+  });
+  afterAll(() => platform.close());
+
+  const signIn = (body: string | unknown, headers: Record<string, string> = {}) =>
+    request(platform.coreUrl, '/v1/operators/sign-in', { method: 'POST', body, headers });
+
+  it('answers an unknown route 404 in the envelope, on every app', async () => {
+    for (const url of [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl]) {
+      const response = await request(url, '/v1/no-such-thing', { method: 'POST' });
+      expect(response.status).toBe(404);
+      expect(singleError(response.body)).toEqual({
+        statusCode: 404,
+        error: 'RouteNotFoundError',
+        error_code: 1904,
+        message: 'No operation answers on this method and path.',
+      });
+    }
+  });
+
+  it('answers 400 1001 for an empty tenantID segment on services-api and plugins-helpdesk paths', async () => {
+    const services = await request(platform.servicesUrl, '/v1/tenants//notifications');
+    expect(singleError(services.body).error_code).toBe(1001);
+    const helpdesk = await request(platform.helpdeskUrl, '/helpdesk/v1/tenants//helpdesk/domains');
+    expect(singleError(helpdesk.body).error_code).toBe(1001);
+  });
+
+  it('answers malformed JSON 400 1002 naming the body', async () => {
+    const response = await signIn('{"operatorEmail": ');
+    expect(response.status).toBe(400);
+    expect(singleError(response.body)).toEqual({
+      statusCode: 400,
+      error: 'RequestValidationError',
+      error_code: 1002,
+      message: 'Invalid request data.',
+      fields: [{ field: 'body', received: 'malformed JSON', allowed: 'a JSON object' }],
+    });
+  });
+
+  it.each([
+    ['an array', '[1,2]', '[1,2]'],
+    ['null', 'null', 'null'],
+    ['a string', '"hello"', 'hello'],
+    ['a number', '42', '42'],
+  ])('answers a body that is %s 400 1002', async (_, raw, received) => {
+    const response = await signIn(raw);
+    expect(response.status).toBe(400);
+    expect(singleError(response.body).fields).toEqual([{ field: 'body', received, allowed: 'a JSON object' }]);
+  });
+
+  it('answers a body that is not JSON 400 1002', async () => {
+    const response = await signIn('operatorEmail=a', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(response.status).toBe(400);
+    expect(singleError(response.body).error_code).toBe(1002);
+  });
+
+  it('refuses prototype pollution attempts with 400 1002', async () => {
+    const response = await signIn('{"__proto__": {"admin": true}, "operatorEmail": "a@b.co", "password": "x"}');
+    expect(response.status).toBe(400);
+    expect(singleError(response.body).error_code).toBe(1002);
+  });
+
+  it('answers a body over the limit 413 in the envelope', async () => {
+    const response = await signIn({ operatorEmail: 'a@acme.com', password: 'x'.repeat(4096) });
+    expect(response.status).toBe(413);
+    expect(singleError(response.body)).toEqual({
+      statusCode: 413,
+      error: 'PayloadTooLargeError',
+      error_code: 1913,
+      message: 'The request body is larger than this API accepts.',
+    });
+  });
+
+  it('answers an unexpected failure 500 5999 without internals', async () => {
+    const operator = await platform.fixtures.operator();
+    const token = await platform.tokenFor(operator.operatorID);
+    await platform.dataSource.query('ALTER TABLE memberships RENAME TO memberships_away');
+    try {
+      const response = await request(platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(500);
+      expect(singleError(response.body)).toEqual({
+        statusCode: 500,
+        error: 'UnknownError',
+        error_code: 5999,
+        message: 'For some unknown reason your request has not succeeded.',
+      });
+      expect(JSON.stringify(response.body)).not.toContain('memberships');
+    } finally {
+      await platform.dataSource.query('ALTER TABLE memberships_away RENAME TO memberships');
+    }
+  });
+
+  it('echoes the request id, or makes one', async () => {
+    const given = await request(platform.coreUrl, '/health/live', { headers: { 'x-request-id': 'req-abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('req-abc-123');
+    const made = await request(platform.coreUrl, '/health/live');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves liveness and readiness (Postgres and Redis) on every app', async () => {
+    for (const url of [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl]) {
+      expect((await request(url, '/health/live')).status).toBe(200);
+      const ready = await request(url, '/health/ready');
+      expect(ready.status).toBe(200);
+      expect(ready.body.info).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' } });
+    }
+  });
+
+  it('serves each app\'s OpenAPI document and an interactive reference page', async () => {
+    const services = await request(platform.servicesUrl, '/openapi.json');
+    expect(services.status).toBe(200);
+    expect(services.body.info.version).toBe(SERVICES_API_VERSION);
+    expect(SERVICES_API_VERSION).toBe('0.84.1');
+    const core = await request(platform.coreUrl, '/openapi.json');
+    expect(Object.keys(core.body.paths)).toEqual(expect.arrayContaining(['/tenants', '/v1/operators/sign-in', '/.well-known/jwks.json']));
+    expect(core.body.components.securitySchemes).toMatchObject({ operator: { scheme: 'bearer' }, plugin: { in: 'header' }, pluginConnection: { in: 'header' } });
+    for (const url of [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl]) {
+      const page = await fetch(`${url}/docs`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('swagger-ui');
+    }
+  });
+
+  it('publishes the public key that verifies operator tokens', async () => {
+    const response = await request(platform.coreUrl, '/.well-known/jwks.json');
+    expect(response.body.keys).toHaveLength(1);
+    expect(response.body.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(response.body.keys[0]).not.toHaveProperty('d');
+  });
+});

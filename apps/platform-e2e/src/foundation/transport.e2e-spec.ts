@@ -1,0 +1,53 @@
+import { TransportPing, TransportPingPayload } from '@platform/contracts';
+import { AppException } from '@platform/errors';
+import { TransportClient } from '@platform/transport';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+/** services-api and core-tenants over the real Redis transport. */
+describe('Redis transport between services-api and core-tenants', () => {
+  let platform: TestPlatform;
+  let client: TransportClient;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { CORE_TENANTS_RPC_TIMEOUT_MS: '500' } });
+    client = platform.apps['services-api']!.get(TransportClient);
+  });
+  afterAll(() => platform.close());
+
+  it('carries a request to core-tenants and its reply back', async () => {
+    const reply = await client.send(TransportPing, { sentAt: new Date().toISOString(), from: 'transport-test' });
+    expect(reply).toMatchObject({ app: 'core-tenants', from: 'transport-test' });
+    expect(Date.parse(reply.receivedAt)).not.toBeNaN();
+  });
+
+  it('validates the payload on receipt and returns 1002 with its fields', async () => {
+    const invalid = { sentAt: 'yesterday', from: 'transport-test', extra: 1 } as unknown as TransportPingPayload;
+    const error = await client.send(TransportPing, invalid).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppException);
+    expect((error as AppException).toBody()).toEqual({
+      statusCode: 400,
+      error: 'RequestValidationError',
+      error_code: 1002,
+      message: 'Invalid request data.',
+      fields: [
+        { field: 'extra', received: '1', allowed: 'no such field' },
+        { field: 'sentAt', received: 'yesterday', allowed: 'ISO 8601 date-time' },
+      ],
+    });
+  });
+
+  it('turns a silent core-tenants into 504 5904 within the time limit', async () => {
+    await platform.apps['core-tenants']!.close();
+    delete platform.apps['core-tenants'];
+    const started = Date.now();
+    const error = await client.send(TransportPing, { sentAt: new Date().toISOString(), from: 'transport-test' }).catch((caught: unknown) => caught);
+    expect((error as AppException).toBody()).toEqual({
+      statusCode: 504,
+      error: 'InternalServiceTimeoutError',
+      error_code: 5904,
+      message: 'An internal service did not answer in time. Try again.',
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

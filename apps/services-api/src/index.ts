@@ -1,0 +1,3 @@
+/** What other projects (the end-to-end suite, tools) may use of services-api. */
+export { createServicesApiApp, SERVICES_API_VERSION } from './bootstrap';
+export { ServicesApiConfig } from './config';

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { listenUntilStopped } from '@platform/http-common';
+import { createServicesApiApp } from './bootstrap';
+import { ServicesApiConfig } from './config';
+
+async function main(): Promise<void> {
+  const config = loadConfig(ServicesApiConfig);
+  const app = await createServicesApiApp(config);
+  await listenUntilStopped(app, config.SERVICES_API_PORT, config.SHUTDOWN_TIMEOUT_MS);
+}
+
+main().catch(exitOnStartupFailure);

@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { ObservabilityModule } from '@platform/observability';
+import { RedisModule } from '@platform/redis';
+import { TransportClientModule } from '@platform/transport';
+import { ServicesApiConfig } from './config';
+
+@Module({})
+export class ServicesApiModule {
+  static forRoot(config: ServicesApiConfig): DynamicModule {
+    return {
+      module: ServicesApiModule,
+      imports: [
+        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app: 'services-api' }),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'services-api' }),
+        RedisModule.forRoot(config.REDIS_URL, 'services-api'),
+        AuthModule.forRoot({
+          issuer: config.OPERATOR_JWT_ISSUER,
+          audience: config.OPERATOR_JWT_AUDIENCE,
+          publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
+          jwksUrl: config.OPERATOR_JWKS_URL,
+        }),
+        TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
+        HealthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppException } from '@platform/errors';
+import type { FastifyRequest } from 'fastify';
+import { parseAuthorizationHeader } from './authorization-header';
+import { Authenticator } from './authenticator';
+import { AuthProfile, Principal } from './principal';
+
+export const ACCEPTED_PROFILES = Symbol('ACCEPTED_PROFILES');
+
+export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
+
+/**
+ * Steps 1 and 2 of the check order (DESIGN.md section 4): an empty tenantID
+ * segment is 400 1001; then the credential must be present, valid and of a
+ * profile the endpoint accepts, else 401 1003. The verified principal is kept
+ * on the request, so nothing verifies the same credential twice.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly authenticator: Authenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    if ('tenantID' in params && (params.tenantID ?? '').trim() === '') throw new AppException('MissingTenantID');
+
+    const accepted = this.reflector.getAllAndOverride<AuthProfile[]>(ACCEPTED_PROFILES, [context.getHandler(), context.getClass()]) ?? [];
+    const credential = parseAuthorizationHeader(request.headers.authorization);
+    if (!accepted.includes(credential.profile)) throw new AppException('Unauthorized');
+    request.principal ??= await this.authenticator.authenticate(credential);
+    return true;
+  }
+}

@@ -1,0 +1,36 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DocumentBuilder } from '@nestjs/swagger';
+import { AuthGuard } from './auth.guard';
+import { Authenticator } from './authenticator';
+import { CredentialStore } from './credential-store';
+import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
+import { TenantAccessService } from './tenant-access.service';
+
+/** Needs the app's TypeORM DataSource and the REDIS client. */
+@Global()
+@Module({})
+export class AuthModule {
+  static forRoot(settings: OperatorTokenSettings): DynamicModule {
+    return {
+      module: AuthModule,
+      providers: [
+        { provide: OperatorTokenVerifier, useFactory: () => new OperatorTokenVerifier(settings) },
+        CredentialStore,
+        Authenticator,
+        AuthGuard,
+        TenantAccessService,
+      ],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, AuthGuard, TenantAccessService],
+    };
+  }
+}
+
+/** Documents the plugin and plugin-connection profiles in an app's OpenAPI document. */
+export function describePluginAuthSchemes(builder: DocumentBuilder): DocumentBuilder {
+  return builder
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'Authorization', description: 'Plugin base64(pluginID:pluginToken)' }, 'plugin')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: 'PluginConnection base64(pluginConnectionID:pluginConnectionToken)' },
+      'pluginConnection',
+    );
+}

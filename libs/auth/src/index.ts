@@ -1,0 +1,15 @@
+export { AuthGuard } from './auth.guard';
+export type { AuthenticatedRequest } from './auth.guard';
+export { AuthModule, describePluginAuthSchemes } from './auth.module';
+export { parseAuthorizationHeader } from './authorization-header';
+export type { PresentedCredential } from './authorization-header';
+export { CredentialStore } from './credential-store';
+export { Auth, CurrentPrincipal } from './decorators';
+export { OPERATOR_JWT_ALGORITHM, OperatorTokenVerifier } from './operator-token.verifier';
+export type { OperatorTokenSettings } from './operator-token.verifier';
+export { AUTH_PROFILES } from './principal';
+export type { AuthProfile, OperatorPrincipal, PluginConnectionPrincipal, PluginPrincipal, Principal } from './principal';
+export { encodeIdAndSecret, generateSecretToken, hashSecretToken, secretTokenMatches } from './secret-tokens';
+export { TenantAccessService } from './tenant-access.service';
+export type { AccessRequirement } from './tenant-access.service';
+export { hashPassword, verifyPassword } from './passwords';

@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppException } from '@platform/errors';
+import { REDIS } from '@platform/redis';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Principal } from './principal';
+
+/** What a principal may do on a tenant, as looked up (and cached briefly). */
+type Standing = 'no-tenant' | 'none' | 'member' | 'owner' | 'installed';
+
+export interface AccessRequirement {
+  /** Only tenant owners pass (operators only; plugins and connections never own a tenant). */
+  ownerOnly?: boolean;
+  /** Answer 404 1062 for an unknown tenant (endpoints whose SPEC.md rows list it); else 403. */
+  tenantNotFoundIs404?: boolean;
+}
+
+/**
+ * Seconds a looked-up standing is reused. Membership is not in the token, so
+ * removing an operator from a tenant takes effect within this many seconds.
+ */
+const STANDING_TTL_SECONDS = 5;
+
+const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${tenantID}:${subject}`;
+
+/**
+ * Tenant access checks: operator member or owner, plugin installed on the
+ * tenant (it has a live connection there), connection of the tenant. Steps 4
+ * and 5 of the check order in DESIGN.md section 4: tenant existence, then access.
+ */
+@Injectable()
+export class TenantAccessService {
+  private readonly logger = new Logger(TenantAccessService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
+    const standing = await this.standingOf(principal, tenantID);
+    if (standing === 'no-tenant') throw new AppException(requirement.tenantNotFoundIs404 ? 'TenantNotFound' : 'Forbidden');
+    const allowed = requirement.ownerOnly ? standing === 'owner' : standing !== 'none';
+    if (!allowed) throw new AppException('Forbidden');
+  }
+
+  /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
+  async forget(tenantID: string, subjectID: string): Promise<void> {
+    await this.redis.del(standingKey(tenantID, subjectID));
+  }
+
+  private async standingOf(principal: Principal, tenantID: string): Promise<Standing> {
+    const normalizedTenantID = tenantID.toLowerCase();
+    if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
+    const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
+    const key = standingKey(normalizedTenantID, subject);
+    const cached = await this.redis.get(key).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
+      return null;
+    });
+    if (cached) return cached as Standing;
+    const standing = await this.lookUp(principal, normalizedTenantID);
+    await this.redis.set(key, standing, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    return standing;
+  }
+
+  /** One query: tenant existence and the principal's standing in it. */
+  private async lookUp(principal: Principal, tenantID: string): Promise<Standing> {
+    if (principal.kind === 'operator') {
+      const rows: { tenant: string | null; role: 'owner' | 'member' | null }[] = await this.dataSource.query(
+        `SELECT t.id AS tenant, m.role
+           FROM (SELECT $1::uuid AS id) wanted
+           LEFT JOIN tenants t ON t.id = wanted.id
+           LEFT JOIN memberships m ON m.tenant_id = t.id AND m.operator_id = $2`,
+        [tenantID, principal.operatorID],
+      );
+      return rows[0].tenant === null ? 'no-tenant' : rows[0].role ?? 'none';
+    }
+    if (principal.kind === 'plugin') {
+      const rows: { tenant: string | null; installed: boolean }[] = await this.dataSource.query(
+        `SELECT t.id AS tenant,
+                EXISTS (SELECT 1 FROM plugin_connections c
+                         WHERE c.tenant_id = t.id AND c.plugin_id = $2 AND c.status = 'live') AS installed
+           FROM (SELECT $1::uuid AS id) wanted
+           LEFT JOIN tenants t ON t.id = wanted.id`,
+        [tenantID, principal.pluginID],
+      );
+      return rows[0].tenant === null ? 'no-tenant' : rows[0].installed ? 'installed' : 'none';
+    }
+    // A connection of another tenant: only whether this tenant exists is left to tell.
+    const rows: { exists: boolean }[] = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1) AS exists', [tenantID]);
+    return rows[0].exists ? 'none' : 'no-tenant';
+  }
+}

@@ -1,0 +1,63 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Variables every app reads (DESIGN.md section 7). Defaults are for local use. */
+export class BaseConfig {
+  @IsIn(['development', 'test', 'production'], { message: 'must be one of: development, test, production' })
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @IsIn(LOG_LEVELS, { message: `must be one of: ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'info';
+
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL!: string;
+
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 1-100' })
+  @Min(1, { message: 'must be an integer 1-100' })
+  @Max(100, { message: 'must be an integer 1-100' })
+  DATABASE_POOL_SIZE = 10;
+
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL!: string;
+
+  /** Request bodies above this size are refused with 413 (docs/http-conventions.md). */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 1024-10485760' })
+  @Min(1024, { message: 'must be an integer 1024-10485760' })
+  @Max(10 * 1024 * 1024, { message: 'must be an integer 1024-10485760' })
+  HTTP_BODY_LIMIT_BYTES = 1024 * 1024;
+
+  /** Time given to in-flight requests after SIGTERM before the process exits anyway. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 0-120000' })
+  @Min(0, { message: 'must be an integer 0-120000' })
+  @Max(120_000, { message: 'must be an integer 0-120000' })
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+}
+
+/** The issuer and audience of operator JWTs, shared by the signer and the verifiers. */
+export class OperatorTokenClaimsConfig extends BaseConfig {
+  @IsString({ message: 'must be a string' })
+  OPERATOR_JWT_ISSUER = 'core-tenants';
+
+  @IsString({ message: 'must be a string' })
+  OPERATOR_JWT_AUDIENCE = 'platform-api';
+}
+
+/** What verifying an operator JWT needs: the claims plus the public key (inline PEM or JWKS URL). */
+export class OperatorTokenVerificationConfig extends OperatorTokenClaimsConfig {
+  /** SPKI PEM of core-tenants' signing key; takes precedence over OPERATOR_JWKS_URL. */
+  @IsOptional()
+  @Matches(/-----BEGIN PUBLIC KEY-----/, { message: 'must be an SPKI PEM public key' })
+  OPERATOR_JWT_PUBLIC_KEY?: string;
+
+  /** core-tenants' /.well-known/jwks.json, used when no inline public key is given. */
+  @ValidateIf((config: OperatorTokenVerificationConfig) => config.OPERATOR_JWT_PUBLIC_KEY === undefined)
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL (required when OPERATOR_JWT_PUBLIC_KEY is not set)' })
+  OPERATOR_JWKS_URL?: string;
+}
+

@@ -1,0 +1,4 @@
+export { defineMessage } from './message';
+export type { MessageContract } from './message';
+export { TransportPing, TransportPingPayload } from './transport-ping/transport-ping.message';
+export type { TransportPingReply } from './transport-ping/transport-ping.message';

@@ -1,0 +1,17 @@
+export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
+export type { MembershipRole } from './membership.entity';
+export { OperatorEntity } from './operator.entity';
+export { PLUGIN_CONNECTION_STATUSES, PluginConnectionEntity } from './plugin-connection.entity';
+export type { PluginConnectionStatus } from './plugin-connection.entity';
+export { PLUGIN_CONNECTION_KINDS, PluginEntity } from './plugin.entity';
+export type { PluginConnectionKind } from './plugin.entity';
+export { TenantEntity } from './tenant.entity';
+
+import { MembershipEntity } from './membership.entity';
+import { OperatorEntity } from './operator.entity';
+import { PluginConnectionEntity } from './plugin-connection.entity';
+import { PluginEntity } from './plugin.entity';
+import { TenantEntity } from './tenant.entity';
+
+/** Every entity of the platform's database. */
+export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity];

@@ -1,0 +1,57 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { PluginConnectionKind, PluginEntity } from './plugin.entity';
+import { TenantEntity } from './tenant.entity';
+
+export const PLUGIN_CONNECTION_STATUSES = ['live', 'removed'] as const;
+export type PluginConnectionStatus = (typeof PLUGIN_CONNECTION_STATUSES)[number];
+
+/**
+ * One installation of a plugin on a tenant. Removal keeps the row (status
+ * `removed`) so that billing and VM teardown can be traced afterwards.
+ */
+@Entity({ name: 'plugin_connections' })
+@Index('plugin_connections_live_tenant_plugin_key', ['tenantId', 'pluginId'], { unique: true, where: `status = 'live'` })
+@Index('plugin_connections_plugin_id_idx', ['pluginId'])
+export class PluginConnectionEntity {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'plugin_connections_pkey' })
+  id!: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId!: string;
+
+  @Column({ name: 'plugin_id', type: 'uuid' })
+  pluginId!: string;
+
+  /** Copied from the plugin at install time, so teardown follows what was installed. */
+  @Column({ type: 'text' })
+  kind!: PluginConnectionKind;
+
+  /** SHA-256 (hex) of the connection's random token. */
+  @Column({ name: 'token_hash', type: 'text' })
+  tokenHash!: string;
+
+  @Column({ type: 'text', default: 'live' })
+  status!: PluginConnectionStatus;
+
+  /** Billing provider's subscription item, for `paid` connections. */
+  @Column({ name: 'subscription_item_id', type: 'text', nullable: true })
+  subscriptionItemId!: string | null;
+
+  /** VM provider's machine, for `hosted` connections. */
+  @Column({ name: 'vm_id', type: 'text', nullable: true })
+  vmId!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'removed_at', type: 'timestamptz', nullable: true })
+  removedAt!: Date | null;
+
+  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'plugin_connections_tenant_id_fkey' })
+  tenant?: TenantEntity;
+
+  @ManyToOne(() => PluginEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'plugin_id', foreignKeyConstraintName: 'plugin_connections_plugin_id_fkey' })
+  plugin?: PluginEntity;
+}

@@ -1,0 +1,6 @@
+export { createDataSource, dataSourceOptions } from './data-source';
+export type { DatabaseSettings } from './data-source';
+export { DatabaseModule } from './database.module';
+export * from './entities';
+export { MIGRATIONS } from './migrations';
+export { runMigrations } from './run-migrations';

@@ -1,0 +1,69 @@
+import { ERROR_CATALOG, ErrorKey } from './catalog';
+
+/** One offending input of a 400 1002 (DESIGN.md section 5). */
+export interface FieldError {
+  /** Parameter name; a dotted path inside a body, e.g. `campaignModelSlots.body.text`. */
+  field: string;
+  /** The value as sent, rendered as a string (`"undefined"` when absent). */
+  received: string;
+  /** A short description of what is accepted, e.g. `uuid` or `integer 1-200`. */
+  allowed: string;
+}
+
+/** The JSON of one error inside the envelope. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  error_code: number;
+  message: string;
+  fields?: FieldError[];
+}
+
+/** The single exception type of the platform: a catalog entry plus, for 1002, its fields. */
+export class AppException extends Error {
+  readonly key: ErrorKey;
+  readonly fields?: FieldError[];
+
+  constructor(key: ErrorKey, options: { fields?: FieldError[]; cause?: unknown } = {}) {
+    super(ERROR_CATALOG[key].message, { cause: options.cause });
+    this.name = ERROR_CATALOG[key].name;
+    this.key = key;
+    this.fields = options.fields;
+  }
+
+  get status(): number {
+    return ERROR_CATALOG[this.key].status;
+  }
+
+  get code(): number {
+    return ERROR_CATALOG[this.key].code;
+  }
+
+  toBody(): ErrorBody {
+    const entry = ERROR_CATALOG[this.key];
+    const body: ErrorBody = { statusCode: entry.status, error: entry.name, error_code: entry.code, message: entry.message };
+    if (this.fields) body.fields = this.fields;
+    return body;
+  }
+
+  static validation(fields: FieldError[]): AppException {
+    return new AppException('RequestValidation', { fields });
+  }
+}
+
+/** Renders any value as the `received` string of a field error. */
+export function renderReceived(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint') return value.toString();
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `{errors: [body]}`: the envelope of SPEC.md, Errors. */
+export function errorEnvelope(body: ErrorBody): { errors: [ErrorBody] } {
+  return { errors: [body] };
+}

@@ -1,0 +1,81 @@
+/**
+ * The error catalog: every error the platform can answer with, as data.
+ *
+ * Codes 1000-1847, 5002, 5016 and 5999 are SPEC.md's. Codes this codebase adds
+ * are numbered in the 19xx (client) and 59xx (server) ranges, clear of SPEC.md's,
+ * and listed in docs/errors.md. No module invents a code or a message inline.
+ */
+export const ERROR_CATALOG = {
+  TenantNotConnected: { code: 1000, name: 'TenantNotConnectedError', status: 422, message: 'This tenant is not connected to the plugin.' },
+  MissingTenantID: { code: 1001, name: 'MissingTenantIDError', status: 400, message: 'tenantID is required.' },
+  RequestValidation: { code: 1002, name: 'RequestValidationError', status: 400, message: 'Invalid request data.' },
+  Unauthorized: { code: 1003, name: 'UnauthorizedError', status: 401, message: 'You are not authorized to perform this request.' },
+  Forbidden: { code: 1004, name: 'ForbiddenError', status: 403, message: 'You do not have access to this resource.' },
+  PluginConnectionNotFound: { code: 1054, name: 'PluginConnectionNotFoundError', status: 404, message: 'Plugin connection not found.' },
+  CampaignModelNotFound: { code: 1058, name: 'CampaignModelNotFoundError', status: 404, message: 'Campaign model not found.' },
+  SessionNotFound: { code: 1060, name: 'SessionNotFoundError', status: 404, message: 'Session not found.' },
+  TenantNotFound: { code: 1062, name: 'TenantNotFoundError', status: 404, message: 'Tenant not found.' },
+  CampaignModelNameUnavailable: {
+    code: 1066,
+    name: 'CampaignModelNameUnavailableError',
+    status: 409,
+    message: 'Could not derive an available campaignModelName for this channel.',
+  },
+  TooManyRequests: { code: 1071, name: 'TooManyRequestsError', status: 429, message: 'Too many requests. Try again later.' },
+  HelpdeskNotFound: { code: 1107, name: 'HelpdeskNotFoundError', status: 404, message: 'No help center answers on this address.' },
+  DomainRefreshThrottled: {
+    code: 1121,
+    name: 'DomainRefreshThrottledError',
+    status: 429,
+    message: 'This domain was verified a moment ago. Wait a few seconds and try again.',
+  },
+  DomainProvisioning: {
+    code: 1122,
+    name: 'DomainProvisioningError',
+    status: 502,
+    message: 'The domain provisioning provider failed to answer. Try again in a moment.',
+  },
+  OperatorEmailDisposable: { code: 1847, name: 'OperatorEmailDisposableError', status: 422, message: 'Disposable e-mail addresses are not accepted.' },
+  BadGateway: { code: 5002, name: 'BadGatewayError', status: 502, message: 'External service returned an invalid response.' },
+  EmailVerificationUnavailable: {
+    code: 5016,
+    name: 'EmailVerificationUnavailableError',
+    status: 503,
+    message: 'E-mail verification is temporarily unavailable. Try again.',
+  },
+  Unknown: { code: 5999, name: 'UnknownError', status: 500, message: 'For some unknown reason your request has not succeeded.' },
+
+  // Codes added by this codebase (docs/errors.md).
+  RouteNotFound: { code: 1904, name: 'RouteNotFoundError', status: 404, message: 'No operation answers on this method and path.' },
+  PayloadTooLarge: { code: 1913, name: 'PayloadTooLargeError', status: 413, message: 'The request body is larger than this API accepts.' },
+  InternalServiceTimeout: {
+    code: 5904,
+    name: 'InternalServiceTimeoutError',
+    status: 504,
+    message: 'An internal service did not answer in time. Try again.',
+  },
+  InternalServiceUnavailable: {
+    code: 5903,
+    name: 'InternalServiceUnavailableError',
+    status: 503,
+    message: 'An internal service is unavailable. Try again.',
+  },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export interface ErrorDefinition {
+  readonly code: number;
+  readonly name: string;
+  readonly status: number;
+  readonly message: string;
+}
+
+export type ErrorKey = keyof typeof ERROR_CATALOG;
+
+const byCode = new Map<number, ErrorKey>(
+  (Object.keys(ERROR_CATALOG) as ErrorKey[]).map((key) => [ERROR_CATALOG[key].code, key]),
+);
+
+/** The catalog key of a numeric code, e.g. when an error crosses the transport. */
+export function errorKeyOfCode(code: number): ErrorKey | undefined {
+  return byCode.get(code);
+}

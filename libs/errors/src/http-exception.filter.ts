@@ -1,0 +1,84 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppException, errorEnvelope } from './app-exception';
+import { ErrorKey } from './catalog';
+
+/** Fastify's own errors raised before a handler runs (body parsing, size limit). */
+interface FastifyError {
+  code?: string;
+  statusCode?: number;
+}
+
+const STATUS_TO_KEY: Record<number, ErrorKey> = {
+  400: 'RequestValidation',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'RouteNotFound',
+  413: 'PayloadTooLarge',
+  429: 'TooManyRequests',
+};
+
+function fromFastifyError(error: FastifyError): AppException | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return AppException.validation([{ field: 'body', received: 'malformed JSON', allowed: 'a JSON object' }]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return AppException.validation([{ field: 'content-type', received: 'unsupported body', allowed: 'application/json' }]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppException('PayloadTooLarge');
+    default:
+      // Prototype poisoning and other client-side parse failures carry a 400.
+      if (error.code?.startsWith('FST_') && error.statusCode === 400) {
+        return AppException.validation([{ field: 'body', received: 'rejected JSON', allowed: 'a JSON object' }]);
+      }
+      return undefined;
+  }
+}
+
+/** Turns whatever was thrown into the platform's error, or undefined when it is unexpected. */
+export function toAppException(exception: unknown): AppException | undefined {
+  if (exception instanceof AppException) return exception;
+  if (exception instanceof HttpException) {
+    // Nest wraps Fastify's own client errors (body parsing, size) in an HttpException.
+    const fastifyError = typeof exception.cause === 'object' && exception.cause !== null ? fromFastifyError(exception.cause as FastifyError) : undefined;
+    if (fastifyError) return fastifyError;
+    const key = STATUS_TO_KEY[exception.getStatus()];
+    return key ? new AppException(key, { cause: exception }) : undefined;
+  }
+  if (typeof exception === 'object' && exception !== null) return fromFastifyError(exception as FastifyError);
+  return undefined;
+}
+
+/**
+ * A tenant-scoped path whose tenantID segment is empty (`/v1/tenants//...`,
+ * or `/v1/tenants/` at the end) matches no route; SPEC.md answers it 400 1001.
+ */
+const EMPTY_TENANT_SEGMENT = /^(?:\/helpdesk)?\/v1\/tenants\/(?:\/|$|\?)/;
+
+/**
+ * The one HTTP exception filter: every error leaves in SPEC.md's envelope.
+ * Unexpected exceptions are logged with their stack and answered 500 5999,
+ * without internals.
+ */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    let appException = toAppException(exception);
+    if (appException?.key === 'RouteNotFound' && EMPTY_TENANT_SEGMENT.test(host.switchToHttp().getRequest<FastifyRequest>().url)) {
+      appException = new AppException('MissingTenantID');
+    }
+    if (!appException) {
+      this.logger.error(
+        { err: exception instanceof Error ? exception : new Error(String(exception)) },
+        'unexpected exception',
+      );
+      appException = new AppException('Unknown', { cause: exception });
+    }
+    void reply.status(appException.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(appException.toBody()));
+  }
+}

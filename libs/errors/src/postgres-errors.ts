@@ -1,0 +1,35 @@
+import { AppException } from './app-exception';
+import { ErrorKey } from './catalog';
+
+const UNIQUE_VIOLATION = '23505';
+
+interface PostgresDriverError {
+  code?: string;
+  constraint?: string;
+}
+
+function driverErrorOf(error: unknown): PostgresDriverError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  // TypeORM wraps the driver error in QueryFailedError.driverError.
+  const candidate = (error as { driverError?: unknown }).driverError ?? error;
+  return typeof candidate === 'object' && candidate !== null ? (candidate as PostgresDriverError) : undefined;
+}
+
+/** The name of the unique index violated by `error`, or undefined when it is not a unique violation. */
+export function violatedUniqueConstraint(error: unknown): string | undefined {
+  const driverError = driverErrorOf(error);
+  return driverError?.code === UNIQUE_VIOLATION ? driverError.constraint ?? '' : undefined;
+}
+
+/**
+ * Maps a Postgres unique violation to the domain error of the place it occurs.
+ * `byConstraint` names, per unique index, the catalog error it means there;
+ * any other error is rethrown untouched.
+ */
+export function rethrowUniqueViolation(error: unknown, byConstraint: Record<string, ErrorKey>): never {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint !== undefined && constraint in byConstraint) {
+    throw new AppException(byConstraint[constraint], { cause: error });
+  }
+  throw error;
+}

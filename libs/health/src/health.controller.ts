@@ -1,0 +1,35 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { RedisHealthIndicator } from './redis.health';
+
+/**
+ * Liveness says the process is up (no dependency checks, so a database outage
+ * never restarts every pod); readiness says it can serve: Postgres and Redis answer.
+ */
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness probe' })
+  @HealthCheck()
+  live() {
+    return this.health.check([]);
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness probe: PostgreSQL and Redis reachable' })
+  @HealthCheck()
+  ready() {
+    return this.health.check([
+      () => this.database.pingCheck('postgres', { timeout: 1_000 }),
+      () => this.redis.isHealthy('redis'),
+    ]);
+  }
+}

@@ -1,0 +1,16 @@
+export { API_REFERENCE_PATH, createHttpApp, listenUntilStopped, OPENAPI_JSON_PATH } from './http-app';
+export type { HttpAppOptions } from './http-app';
+export {
+  DEFAULT_PER_PAGE,
+  listMeta,
+  MAX_PAGE,
+  offsetOf,
+  pageRequestOf,
+  pageStatus,
+  PaginationQuery,
+  sessionListMeta,
+} from './pagination';
+export type { ListMeta, PageQueryFields, PageRequest, SessionListMeta } from './pagination';
+export { RequestValidationPipe } from './request-validation.pipe';
+export { isUuid } from './uuid';
+export { IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';

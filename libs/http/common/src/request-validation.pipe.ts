@@ -1,0 +1,75 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { AppException, FieldError, renderReceived } from '@platform/errors';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, validate, ValidationError } from 'class-validator';
+
+/** `allowed` texts for class-validator's built-in constraints; custom validators carry theirs as message. */
+const BUILT_IN_ALLOWED: Record<string, string> = {
+  whitelistValidation: 'no such field',
+  isString: 'string',
+  isBoolean: 'boolean',
+  isObject: 'object',
+  isArray: 'array',
+  isNumber: 'number',
+  isInt: 'integer',
+  isIso8601: 'ISO 8601 date-time',
+  isDefined: 'required',
+  nestedValidation: 'object',
+  arrayMaxSize: 'array',
+  arrayMinSize: 'array',
+  unknownValue: 'a JSON object',
+};
+
+function allowedText(error: ValidationError): string {
+  const [name, message] = Object.entries(error.constraints ?? {})[0] ?? ['', ''];
+  return BUILT_IN_ALLOWED[name] ?? message;
+}
+
+function flatten(errors: ValidationError[], prefix: string, into: FieldError[]): FieldError[] {
+  for (const error of errors) {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    if (error.constraints && Object.keys(error.constraints).length > 0) {
+      into.push({ field, received: renderReceived(error.value), allowed: allowedText(error) });
+    }
+    if (error.children?.length) flatten(error.children, field, into);
+  }
+  return into;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasValidationRules(metatype: unknown): metatype is new () => object {
+  if (typeof metatype !== 'function') return false;
+  return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+}
+
+/**
+ * The one validation pipe: params, query and body are checked against their
+ * DTO classes; unknown body fields, bodies that are not JSON objects and every
+ * failing rule become 400 1002 with `fields` (DESIGN.md section 5). Values
+ * keep the type they were sent with: query values stay strings, so `received`
+ * shows exactly what the client sent.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'custom' || !hasValidationRules(metadata.metatype)) return value;
+
+    // A missing query or params object is empty; a missing or null body is not an object.
+    const source = metadata.type === 'body' ? value : (value ?? {});
+    if (!isPlainObject(source)) {
+      throw AppException.validation([{ field: 'body', received: renderReceived(source), allowed: 'a JSON object' }]);
+    }
+    const instance = plainToInstance(metadata.metatype, source, { enableImplicitConversion: false });
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      validationError: { target: false, value: true },
+    });
+    if (errors.length > 0) throw AppException.validation(flatten(errors, '', []));
+    return instance;
+  }
+}

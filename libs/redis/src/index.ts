@@ -1,0 +1,3 @@
+export { RateLimiter } from './rate-limiter';
+export type { RateLimitRule, RateLimitVerdict } from './rate-limiter';
+export { createRedisClient, REDIS, RedisModule } from './redis.module';

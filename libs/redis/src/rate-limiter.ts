@@ -1,0 +1,43 @@
+import type Redis from 'ioredis';
+
+export interface RateLimitRule {
+  /** Names the counter, e.g. `sign-in:address`. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  /** Seconds until the window resets. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts one hit and sets the window's expiry in a single atomic step, so
+ * concurrent requests on several replicas can never overshoot the limit.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('TTL', KEYS[1])
+return {count, ttl}
+`;
+
+/** Fixed-window rate limits kept in Redis, shared by every replica. */
+export class RateLimiter {
+  constructor(private readonly redis: Redis) {}
+
+  async hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.key(rule, subject), rule.windowSeconds)) as [number, number];
+    return { allowed: count <= rule.limit, retryAfterSeconds: Math.max(ttl, 0) };
+  }
+
+  async reset(rule: RateLimitRule, subject: string): Promise<void> {
+    await this.redis.del(this.key(rule, subject));
+  }
+
+  private key(rule: RateLimitRule, subject: string): string {
+    return `ratelimit:v1:${rule.name}:${subject}`;
+  }
+}

@@ -1,0 +1,89 @@
+import { encodeIdAndSecret, generateSecretToken, hashPassword, hashSecretToken } from '@platform/auth';
+import type { MembershipRole, PluginConnectionKind } from '@platform/database';
+
+export interface OperatorFixture {
+  operatorID: string;
+  email: string;
+  password: string;
+}
+
+export interface PluginFixture {
+  pluginID: string;
+  pluginToken: string;
+  /** `Plugin base64(id:token)` */
+  authorization: string;
+}
+
+export interface PluginConnectionFixture {
+  pluginConnectionID: string;
+  pluginConnectionToken: string;
+  /** `PluginConnection base64(id:token)` */
+  authorization: string;
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** A DataSource, or an EntityManager inside a transaction. */
+export interface Queryable {
+  query(sql: string, parameters?: unknown[]): Promise<any>;
+}
+
+/**
+ * Builds rows straight into the database, each with fresh ids and names, so
+ * tests never share state. Used by tests and by the demo seed.
+ */
+export class FixtureBuilder {
+  private passwordHashes = new Map<string, Promise<string>>();
+
+  constructor(private readonly dataSource: Queryable) {}
+
+  async tenant(name = `Tenant ${unique()}`): Promise<string> {
+    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO tenants (name) VALUES ($1) RETURNING id', [name]);
+    return rows[0].id;
+  }
+
+  async operator(options: { email?: string; password?: string; firstname?: string } = {}): Promise<OperatorFixture> {
+    const email = (options.email ?? `operator-${unique()}@acme-support.com.br`).toLowerCase();
+    const password = options.password ?? 'correct horse battery staple';
+    // One argon2 hash per distinct password: hashing is deliberately slow.
+    if (!this.passwordHashes.has(password)) this.passwordHashes.set(password, hashPassword(password));
+    const rows: { id: string }[] = await this.dataSource.query(
+      'INSERT INTO operators (email, firstname, password_hash) VALUES ($1, $2, $3) RETURNING id',
+      [email, options.firstname ?? 'Ana', await this.passwordHashes.get(password)],
+    );
+    return { operatorID: rows[0].id, email, password };
+  }
+
+  async membership(tenantID: string, operatorID: string, role: MembershipRole): Promise<void> {
+    await this.dataSource.query('INSERT INTO memberships (tenant_id, operator_id, role) VALUES ($1, $2, $3)', [tenantID, operatorID, role]);
+  }
+
+  async plugin(options: { name?: string; urn?: string; kind?: PluginConnectionKind; iconUrl?: string } = {}): Promise<PluginFixture> {
+    const token = generateSecretToken();
+    const suffix = unique();
+    const rows: { id: string }[] = await this.dataSource.query(
+      'INSERT INTO plugins (name, urn, icon_url, connection_kind, token_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+      [options.name ?? `Plugin ${suffix}`, options.urn ?? `urn:plugin:${suffix}`, options.iconUrl ?? null, options.kind ?? 'plain', hashSecretToken(token)],
+    );
+    return { pluginID: rows[0].id, pluginToken: token, authorization: `Plugin ${encodeIdAndSecret(rows[0].id, token)}` };
+  }
+
+  async connection(
+    tenantID: string,
+    pluginID: string,
+    options: { kind?: PluginConnectionKind; subscriptionItemId?: string; vmId?: string } = {},
+  ): Promise<PluginConnectionFixture> {
+    const token = generateSecretToken();
+    const rows: { id: string }[] = await this.dataSource.query(
+      `INSERT INTO plugin_connections (tenant_id, plugin_id, kind, token_hash, subscription_item_id, vm_id)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [tenantID, pluginID, options.kind ?? 'plain', hashSecretToken(token), options.subscriptionItemId ?? null, options.vmId ?? null],
+    );
+    return {
+      pluginConnectionID: rows[0].id,
+      pluginConnectionToken: token,
+      authorization: `PluginConnection ${encodeIdAndSecret(rows[0].id, token)}`,
+    };
+  }
+}

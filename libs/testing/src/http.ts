@@ -1,0 +1,39 @@
+/** A JSON answer as a test sees it. */
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless it is already a string (sent as is, for malformed bodies). */
+  body?: unknown;
+}
+
+/** Sends a real HTTP request to an app listening on loopback. */
+export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** The single error of an envelope, asserting the envelope's shape on the way. */
+export function singleError(body: unknown): { statusCode: number; error: string; error_code: number; message: string; fields?: unknown[] } {
+  const errors = (body as { errors?: unknown[] })?.errors;
+  if (!Array.isArray(errors) || errors.length !== 1) throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  return errors[0] as never;
+}

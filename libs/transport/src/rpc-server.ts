@@ -1,0 +1,34 @@
+import { ArgumentMetadata, ArgumentsHost, Catch, Injectable, Logger, PipeTransform, RpcExceptionFilter } from '@nestjs/common';
+import { AppException } from '@platform/errors';
+import { RequestValidationPipe } from '@platform/http-common';
+import { Observable, throwError } from 'rxjs';
+import { toRpcErrorPayload } from './rpc-error';
+
+/**
+ * Validates message payloads on receipt with the same rules (and the same
+ * 1002 `fields`) as HTTP bodies: a connected microservice does not get the
+ * HTTP app's pipes, so it gets this one.
+ */
+@Injectable()
+export class RpcValidationPipe implements PipeTransform {
+  private readonly pipe = new RequestValidationPipe();
+
+  transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    return this.pipe.transform(value, { ...metadata, type: metadata.type === 'custom' ? 'custom' : 'body' });
+  }
+}
+
+/** Sends every handler failure back as `{error_code, fields?}`; unexpected ones are logged and become 5999. */
+@Catch()
+export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
+  private readonly logger = new Logger('RpcErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> {
+    if (exception instanceof AppException) return throwError(() => toRpcErrorPayload(exception));
+    this.logger.error(
+      { err: exception instanceof Error ? exception : new Error(String(exception)), data: host.switchToRpc().getData<unknown>() },
+      'unexpected exception in message handler',
+    );
+    return throwError(() => toRpcErrorPayload(new AppException('Unknown')));
+  }
+}

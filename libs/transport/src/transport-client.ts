@@ -1,0 +1,42 @@
+import { Logger } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+import type { MessageContract } from '@platform/contracts';
+import { AppException, errorKeyOfCode } from '@platform/errors';
+import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { isRpcErrorPayload } from './rpc-error';
+
+/**
+ * Sends contract messages and waits a bounded time for the reply. Errors come
+ * back as the platform's own exception, so they render in the envelope as if
+ * raised here: a catalog error keeps its code, a missing answer is 504 5904,
+ * an unreachable transport 503 5903.
+ */
+export class TransportClient {
+  private readonly logger = new Logger(TransportClient.name);
+
+  constructor(
+    private readonly client: ClientProxy,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async send<Payload extends object, Reply>(message: MessageContract<Payload, Reply>, payload: Payload, timeoutMs = this.timeoutMs): Promise<Reply> {
+    try {
+      return await firstValueFrom(this.client.send<Reply, Payload>(message.pattern, payload).pipe(timeout(timeoutMs)));
+    } catch (error) {
+      throw this.translate(message.pattern, error);
+    }
+  }
+
+  private translate(pattern: string, error: unknown): AppException {
+    if (error instanceof TimeoutError) {
+      this.logger.warn({ pattern }, 'no reply within the time limit');
+      return new AppException('InternalServiceTimeout', { cause: error });
+    }
+    if (isRpcErrorPayload(error)) {
+      const key = errorKeyOfCode(error.error_code);
+      if (key) return new AppException(key, { fields: error.fields, cause: error });
+    }
+    this.logger.error({ pattern, err: error instanceof Error ? error : new Error(JSON.stringify(error)) }, 'transport failure');
+    return new AppException('InternalServiceUnavailable', { cause: error });
+  }
+}

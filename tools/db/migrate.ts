@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { exitOnStartupFailure } from '@platform/config';
+import { runMigrations } from '@platform/database';
+import { ensureDatabaseExists } from '../support/ensure-database';
+import { loadLocalEnvironment } from '../support/env-file';
+
+/** `npm run db:migrate`: applies pending migrations to DATABASE_URL, once, before the apps take traffic. */
+async function main(): Promise<void> {
+  loadLocalEnvironment();
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is missing');
+  await ensureDatabaseExists(url);
+  const applied = await runMigrations(url);
+  process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'No pending migrations.\n');
+}
+
+main().catch(exitOnStartupFailure);

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { CoreTenantsConfig } from '@apps/core-tenants';
+import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { createDataSource, runMigrations } from '@platform/database';
+import { ensureDatabaseExists } from '../support/ensure-database';
+import { loadLocalEnvironment } from '../support/env-file';
+import { seedDemo } from './demo-fixture';
+
+/**
+ * `npm run --silent demo:seed`: creates fresh demo data in DATABASE_URL and
+ * prints its fixture as exactly one JSON object on stdout, nothing else.
+ */
+async function main(): Promise<void> {
+  loadLocalEnvironment();
+  const config = loadConfig(CoreTenantsConfig);
+  // A first seed on a fresh machine needs the schema: bring it up to date (a no-op otherwise).
+  await ensureDatabaseExists(config.DATABASE_URL);
+  await runMigrations(config.DATABASE_URL);
+  const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'demo-seed' });
+  await dataSource.initialize();
+  try {
+    const fixture = await seedDemo(dataSource, config);
+    process.stdout.write(`${JSON.stringify(fixture, null, 2)}\n`);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch(exitOnStartupFailure);

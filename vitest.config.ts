@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+/** The same path aliases as tsconfig.base.json, for Vite's resolver. */
+const paths: Record<string, string[]> = JSON.parse(readFileSync(resolve(__dirname, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths;
+const alias = Object.fromEntries(Object.entries(paths).map(([name, [target]]) => [name, resolve(__dirname, target)]));
+
+export default defineConfig({
+  plugins: [
+    // SWC instead of esbuild: Nest's dependency injection needs decorator metadata.
+    swc.vite({ swcrc: false, module: { type: 'es6' }, jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } } }),
+  ],
+  resolve: { alias },
+  test: {
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts'],
+    globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
+    setupFiles: ['reflect-metadata'],
+    // Test files share one Redis (and its pub/sub transport): run them one at a time.
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
