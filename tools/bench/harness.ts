@@ -1,0 +1,72 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: string;
+  durationSeconds?: number;
+  connections?: number;
+}
+
+/** One autocannon run against a URL on loopback, bounded in time. */
+export async function measure(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    duration: options.durationSeconds ?? 10,
+    connections: options.connections ?? 16,
+  });
+  return {
+    name: options.name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Starts a compiled script as its own process (apps run apart from the load generator, as in production). */
+export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout?.resume();
+  return child;
+}
+
+export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+export function printTable(title: string, results: LoadResult[]): void {
+  const lines = [
+    `\n${title}`,
+    '| scenario | req/s | p50 ms | p99 ms | non-2xx |',
+    '|---|---:|---:|---:|---:|',
+    ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
