@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   loadLocalEnvironment();
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is missing');
-  await ensureDatabaseExists(url);
+  // Production databases are provisioned, not created here (the role may not reach `postgres`).
+  if (process.env.NODE_ENV !== 'production') await ensureDatabaseExists(url);
   const applied = await runMigrations(url);
   process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'No pending migrations.\n');
 }

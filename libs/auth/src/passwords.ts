@@ -1,10 +1,15 @@
-import * as argon2 from 'argon2';
+import bcrypt from 'bcryptjs';
 
-/** argon2id with the library's defaults (m=64 MiB, t=3, p=4): OWASP's recommended family. */
-const OPTIONS = { type: argon2.argon2id } as const;
+/**
+ * bcrypt, cost 11 (about 0.1 s per hash here). bcryptjs rather than argon2:
+ * it is plain JavaScript, so no native binary has to match the Node version
+ * or be compiled at install time. Passwords are capped at 72 bytes by bcrypt;
+ * the sign-up policy keeps them within that.
+ */
+const COST = 11;
 
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, OPTIONS);
+  return bcrypt.hash(password, COST);
 }
 
 let decoyHash: Promise<string> | undefined;
@@ -15,8 +20,8 @@ let decoyHash: Promise<string> | undefined;
  * takes the same time whether or not the account exists.
  */
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
-  decoyHash ??= argon2.hash('decoy password for unknown accounts', OPTIONS);
+  decoyHash ??= bcrypt.hash('decoy password for unknown accounts', COST);
   const hash = storedHash ?? (await decoyHash);
-  const matches = await argon2.verify(hash, password).catch(() => false);
+  const matches = await bcrypt.compare(password, hash).catch(() => false);
   return storedHash !== undefined && matches;
 }

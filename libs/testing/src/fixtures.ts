@@ -46,7 +46,7 @@ export class FixtureBuilder {
   async operator(options: { email?: string; password?: string; firstname?: string } = {}): Promise<OperatorFixture> {
     const email = (options.email ?? `operator-${unique()}@acme-support.com.br`).toLowerCase();
     const password = options.password ?? 'correct horse battery staple';
-    // One argon2 hash per distinct password: hashing is deliberately slow.
+    // One bcrypt hash per distinct password: hashing is deliberately slow.
     if (!this.passwordHashes.has(password)) this.passwordHashes.set(password, hashPassword(password));
     const rows: { id: string }[] = await this.dataSource.query(
       'INSERT INTO operators (email, firstname, password_hash) VALUES ($1, $2, $3) RETURNING id',

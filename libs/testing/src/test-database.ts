@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@platform/database';
 
 /** Server to run tests on; TEST_DATABASE_ADMIN_URL overrides it. */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const TEMPLATE_DATABASE = 'platform_test_template';
+/** One template per checkout, so two working copies on one machine never drop each other's. */
+const TEMPLATE_DATABASE = `platform_test_template_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
 function databaseUrl(name: string): string {
   const url = new URL(ADMIN_DATABASE_URL);

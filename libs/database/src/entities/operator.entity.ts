@@ -16,7 +16,7 @@ export class OperatorEntity {
   @Column({ type: 'text', nullable: true })
   lastname!: string | null;
 
-  /** argon2id hash (PHC string). */
+  /** bcrypt hash (libs/auth/src/passwords.ts). */
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
 
