@@ -1,72 +1,38 @@
 import 'reflect-metadata';
-import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
-import { exitOnStartupFailure, loadConfig } from '@platform/config';
-import { createDataSource, runMigrations } from '@platform/database';
-import { FixtureBuilder } from '@platform/testing';
-import { Client } from 'pg';
+import { exitOnStartupFailure } from '@platform/config';
+import { runMigrations } from '@platform/database';
 import { loadLocalEnvironment } from '../support/env-file';
-import { measure, printTable, startProcess, stopProcess, waitForHttp } from './harness';
+import { BenchContext, recreateDatabase } from './context';
+import { SCENARIOS } from './scenarios';
 
 /**
- * `npm run bench`: figures for the README and issue notes, on this machine,
- * one run. Works in its own database (BENCH_DATABASE, default platform_bench),
- * recreated each run, and Redis database 14; apps run as separate processes.
+ * `npm run bench [-- scenario ...]`: figures for the README and issue notes,
+ * on this machine, one run. Each scenario works in a fresh database
+ * (BENCH_DATABASE, default platform_bench) and Redis database 14
+ * (BENCH_REDIS_URL), and starts the apps it measures as separate processes on
+ * loopback ports from BENCH_PORT_BASE (default 3900).
  */
-const BENCH_PORTS = { core: 3902, hello: 3903 };
-
-async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
-  const client = new Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 async function main(): Promise<void> {
   loadLocalEnvironment();
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in SCENARIOS));
+  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+
   const admin = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   admin.pathname = '/postgres';
-  const databaseUrl = await recreateDatabase(admin.toString(), process.env.BENCH_DATABASE ?? 'platform_bench');
-  await runMigrations(databaseUrl);
-  const env = {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
-    CORE_TENANTS_PORT: String(BENCH_PORTS.core),
-  };
-
-  const dataSource = createDataSource({ url: databaseUrl, poolSize: 2, applicationName: 'bench' });
-  await dataSource.initialize();
-  const fixtures = new FixtureBuilder(dataSource);
-  const operator = await fixtures.operator();
-  for (let index = 0; index < 5; index += 1) {
-    await fixtures.membership(await fixtures.tenant(`Bench tenant ${index}`), operator.operatorID, index === 0 ? 'owner' : 'member');
-  }
-  const config = loadConfig(CoreTenantsConfig, { ...process.env, ...env });
-  const { token } = await issueOperatorToken(config, operator.operatorID);
-  await dataSource.destroy();
-
-  const core = await startProcess('dist/apps/core-tenants/src/main.js', env);
-  const hello = await startProcess('dist/tools/bench/hello-server.js', { PORT: String(BENCH_PORTS.hello) });
-  try {
-    await waitForHttp(`http://127.0.0.1:${BENCH_PORTS.core}/health/ready`);
-    await waitForHttp(`http://127.0.0.1:${BENCH_PORTS.hello}/hello`);
-    const results = [
-      await measure({ name: 'bare Fastify GET /hello (baseline)', url: `http://127.0.0.1:${BENCH_PORTS.hello}/hello` }),
-      await measure({
-        name: 'GET {core_url}/tenants, valid token, 5 tenants',
-        url: `http://127.0.0.1:${BENCH_PORTS.core}/tenants`,
-        headers: { authorization: `Bearer ${token}` },
-      }),
-    ];
-    printTable('Operation 15 against a bare Fastify server (16 connections, 10 s each)', results);
-  } finally {
-    await stopProcess(core);
-    await stopProcess(hello);
+  const portBase = Number(process.env.BENCH_PORT_BASE ?? 3900);
+  for (const name of wanted.length ? wanted : Object.keys(SCENARIOS)) {
+    const databaseUrl = await recreateDatabase(admin.toString(), process.env.BENCH_DATABASE ?? 'platform_bench');
+    await runMigrations(databaseUrl);
+    const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
+    const context: BenchContext = {
+      databaseUrl,
+      redisUrl,
+      portBase,
+      env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    };
+    process.stdout.write(`\n## ${name}\n`);
+    await SCENARIOS[name](context);
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
 import { FixtureBuilder } from '@platform/testing';
 import { DataSource } from 'typeorm';
+import { AREA_SEEDERS, AreaFixtures } from './seeders';
 
 export interface DemoOperator {
   operatorID: string;
@@ -11,7 +12,7 @@ export interface DemoOperator {
 }
 
 /** DESIGN.md section 10: the names demos, docs and black-box checks rely on. */
-export interface DemoFixture {
+export interface DemoFixture extends AreaFixtures {
   tenantID: string;
   otherTenantID: string;
   operators: { owner: DemoOperator; member: DemoOperator; outsider: DemoOperator };
@@ -56,7 +57,7 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemId: `si_demo${run}` });
     const hosted = await fixtures.connection(tenantID, hostedPlugin.pluginID, { kind: 'hosted', vmId: `vm-demo-${run}` });
 
-    return {
+    const base = {
       tenantID,
       otherTenantID,
       operators: { owner, member, outsider },
@@ -64,5 +65,9 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
       pluginConnection: { pluginConnectionID: pluginConnection.pluginConnectionID, pluginConnectionToken: pluginConnection.pluginConnectionToken },
       connections: { plain: plain.pluginConnectionID, paid: paid.pluginConnectionID, hosted: hosted.pluginConnectionID },
     };
+    // Each area (campaigns, sessions, ...) adds its data and its keys of the fixture.
+    let fixture: DemoFixture = base;
+    for (const seedArea of AREA_SEEDERS) fixture = { ...fixture, ...(await seedArea({ manager, fixtures, run, base })) };
+    return fixture;
   });
 }

@@ -1,0 +1,33 @@
+import { FixtureBuilder } from '@platform/testing';
+import { EntityManager } from 'typeorm';
+
+/** The base fixture (tenants, operators, plugins) an area seeder builds on. */
+export interface BaseFixture {
+  tenantID: string;
+  otherTenantID: string;
+  operators: Record<'owner' | 'member' | 'outsider', { operatorID: string }>;
+  plugin: { pluginID: string };
+  pluginConnection: { pluginConnectionID: string };
+}
+
+export interface AreaSeedContext {
+  /** The seed's transaction. */
+  manager: EntityManager;
+  fixtures: FixtureBuilder;
+  /** A short random tag of this run, for unique names. */
+  run: string;
+  base: BaseFixture;
+}
+
+/** Keys of the demo fixture added by areas (DESIGN.md section 10). */
+export interface AreaFixtures {
+  contactID?: string;
+  sessionID?: string;
+  campaignModelID?: string;
+  helpdeskDomain?: string;
+}
+
+export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
+
+/** Area seeders, run in order after the base fixture. */
+export const AREA_SEEDERS: AreaSeeder[] = [];
