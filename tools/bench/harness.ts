@@ -17,7 +17,11 @@ export interface LoadOptions {
   method?: 'GET' | 'POST' | 'DELETE';
   body?: string;
   durationSeconds?: number;
+  /** Stop after this many requests instead of after a duration. */
+  amount?: number;
   connections?: number;
+  /** Path of each request in turn (e.g. a different resource each time). */
+  nextPath?: () => string;
 }
 
 /** One autocannon run against a URL on loopback, bounded in time. */
@@ -27,8 +31,11 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    duration: options.durationSeconds ?? 10,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 10 }),
     connections: options.connections ?? 16,
+    ...(options.nextPath
+      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) }] }
+      : {}),
   });
   return {
     name: options.name,
@@ -69,4 +76,11 @@ export function printTable(title: string, results: LoadResult[]): void {
     ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** p50 and p99 of a list of durations in milliseconds. */
+export function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: Math.round(at(0.5) * 100) / 100, p99: Math.round(at(0.99) * 100) / 100 };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
+import { CoreTenantsConfig, issueOperatorToken, RestVmProvider, StripeBillingProvider } from '@apps/core-tenants';
 import { FixtureBuilder } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { AREA_SEEDERS, AreaFixtures } from './seeders';
@@ -32,7 +32,8 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
   // One transaction: a failed seed leaves nothing half-made behind.
   return dataSource.transaction(async (manager) => {
     const fixtures = new FixtureBuilder(manager);
-    const tenantID = await fixtures.tenant(`Acme Atendimento ${run}`);
+    const subscriptionId = `sub_demo_${run}`;
+    const tenantID = await fixtures.tenant(`Acme Atendimento ${run}`, { billingSubscriptionId: subscriptionId });
     const otherTenantID = await fixtures.tenant(`Globex Suporte ${run}`);
 
     const makeOperator = async (role: string, firstname: string) => {
@@ -51,11 +52,18 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     const pluginConnection = await fixtures.connection(tenantID, plugin.pluginID);
 
     const plainPlugin = await fixtures.plugin({ name: 'Tag Helper', urn: `urn:plugin:tag-helper:${run}`, kind: 'plain' });
-    const paidPlugin = await fixtures.plugin({ name: 'Sentiment Pro', urn: `urn:plugin:sentiment-pro:${run}`, kind: 'paid' });
-    const hostedPlugin = await fixtures.plugin({ name: 'Hosted WhatsApp Gateway', urn: `urn:plugin:hosted-gateway:${run}`, kind: 'hosted' });
+    const priceId = `price_sentiment_pro_${run}`;
+    const paidPlugin = await fixtures.plugin({ name: 'Sentiment Pro', urn: `urn:plugin:sentiment-pro:${run}`, kind: 'paid', billingPriceId: priceId });
+    const hostedPlugin = await fixtures.plugin({
+      name: 'Hosted WhatsApp Gateway',
+      urn: `urn:plugin:hosted-gateway:${run}`,
+      kind: 'hosted',
+      vmImage: 'whatsapp-gateway:2.4',
+    });
     const plain = await fixtures.connection(tenantID, plainPlugin.pluginID, { kind: 'plain' });
-    const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemId: `si_demo${run}` });
-    const hosted = await fixtures.connection(tenantID, hostedPlugin.pluginID, { kind: 'hosted', vmId: `vm-demo-${run}` });
+    const providers = await provisionAtProviders(config, { subscriptionId, priceId, tenantID, run });
+    const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemId: providers.subscriptionItemId });
+    const hosted = await fixtures.connection(tenantID, hostedPlugin.pluginID, { kind: 'hosted', vmId: providers.vmId });
 
     const base = {
       tenantID,
@@ -70,4 +78,29 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     for (const seedArea of AREA_SEEDERS) fixture = { ...fixture, ...(await seedArea({ manager, fixtures, run, base })) };
     return fixture;
   });
+}
+
+/**
+ * The paid connection's subscription item and the hosted one's VM, made at
+ * the configured providers (the sandbox of `npm start`), so deleting them
+ * works end to end. With no provider reachable the seed still completes, with
+ * ids the providers do not know, and says so on stderr.
+ */
+async function provisionAtProviders(
+  config: CoreTenantsConfig,
+  input: { subscriptionId: string; priceId: string; tenantID: string; run: string },
+): Promise<{ subscriptionItemId: string; vmId: string }> {
+  const billing = new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: 2_000 });
+  const vms = new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: 2_000 });
+  const subscriptionItemId = await billing
+    .createSubscriptionItem({ subscriptionId: input.subscriptionId, priceId: input.priceId, idempotencyKey: `demo-${input.run}` })
+    .catch(() => {
+      process.stderr.write(`demo seed: billing provider at ${config.BILLING_API_URL} unreachable; the paid connection's item exists only here\n`);
+      return `si_demo_${input.run}`;
+    });
+  const vmId = await vms.createVm({ image: 'whatsapp-gateway:2.4', tenantID: input.tenantID, pluginConnectionID: `demo-${input.run}` }).catch(() => {
+    process.stderr.write(`demo seed: VM provider at ${config.VM_PROVIDER_URL} unreachable; the hosted connection's VM exists only here\n`);
+    return `vm-demo-${input.run}`;
+  });
+  return { subscriptionItemId, vmId };
 }

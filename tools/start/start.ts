@@ -5,6 +5,7 @@ import { exitOnStartupFailure, loadConfig } from '@platform/config';
 import { createDataSource, runMigrations } from '@platform/database';
 import { seedDemo } from '../demo/demo-fixture';
 import { ensureDatabaseExists } from '../support/ensure-database';
+import { startProviderSandbox } from '../sandbox/provider-sandbox';
 import { loadLocalEnvironment } from '../support/env-file';
 
 /**
@@ -81,6 +82,10 @@ async function main(): Promise<void> {
   await ensureDatabaseExists(databaseUrl);
   const applied = await runMigrations(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
+
+  // Providers whose URL points at a loopback port are played by the sandbox, in this process.
+  const sandbox = process.env.PROVIDER_SANDBOX === 'off' ? undefined : await startProviderSandbox(process.env);
+  for (const line of sandbox?.lines ?? []) say(`sandbox: ${line}`);
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

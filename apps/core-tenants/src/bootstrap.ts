@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
 import { createHttpApp } from '@platform/http-common';
-import { redisTransportOptions, RpcErrorFilter, RpcValidationPipe } from '@platform/transport';
+import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
 import { loadSigningKey } from './signing/signing-key';
@@ -22,7 +22,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     },
     describeSecurity: describePluginAuthSchemes,
   });
-  const listener = app.connectMicroservice(redisTransportOptions(config.REDIS_URL), {
+  const listener = app.connectMicroservice(exactlyOnceRedisListener(config.REDIS_URL), {
     inheritAppConfig: false,
     // Deferred so the pipe and filter below apply to the handlers registered at start.
     deferInitialization: true,

@@ -1,6 +1,8 @@
 import { IsIntegerBetween, IsPort, OperatorTokenClaimsConfig } from '@platform/config';
 import { IsOptional, IsString, Matches } from 'class-validator';
 
+const HTTP_URL = /^https?:\/\/\S+$/;
+
 /** core-tenants' environment (README, Configuration). */
 export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsPort()
@@ -28,4 +30,36 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
 
   @IsIntegerBetween(1, 86_400)
   SIGN_IN_WINDOW_SECONDS = 900;
+
+  /** Billing provider (Stripe API): base URL, e.g. https://api.stripe.com or the local sandbox. */
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  BILLING_API_URL!: string;
+
+  @IsString({ message: 'must be the billing API secret key' })
+  BILLING_API_KEY!: string;
+
+  @IsIntegerBetween(100, 60_000)
+  BILLING_TIMEOUT_MS = 5_000;
+
+  /** First retry delay of a failed subscription-item cancellation; doubles up to the max. */
+  @IsIntegerBetween(100, 3_600_000)
+  BILLING_CANCELLATION_RETRY_BASE_MS = 2_000;
+
+  @IsIntegerBetween(100, 86_400_000)
+  BILLING_CANCELLATION_RETRY_MAX_MS = 60_000;
+
+  /** How often the cancellation worker looks for due cancellations. */
+  @IsIntegerBetween(50, 60_000)
+  BILLING_CANCELLATION_POLL_MS = 1_000;
+
+  /** Hosted-VM provider (docs/providers/vm-provider.md): base URL and bearer token. */
+  @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
+  VM_PROVIDER_URL!: string;
+
+  @IsString({ message: 'must be the VM provider token' })
+  VM_PROVIDER_TOKEN!: string;
+
+  /** Bounded below the services-api transport timeout, so a slow VM provider becomes 502 5002, not 504. */
+  @IsIntegerBetween(100, 60_000)
+  VM_PROVIDER_TIMEOUT_MS = 3_000;
 }

@@ -5,6 +5,7 @@ import { HealthModule } from '@platform/health';
 import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { CoreTenantsConfig } from './config';
+import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { SIGN_IN_LIMITS, SignInLimits } from './sign-in/sign-in.service';
 import { SignInModule } from './sign-in/sign-in.module';
 import { SigningKey } from './signing/signing-key';
@@ -33,6 +34,7 @@ export class CoreTenantsModule {
         HealthModule,
         TenantsModule,
         SignInModule,
+        PluginConnectionsModule.forRoot(config),
       ],
       controllers: [TransportPingController],
       providers: [{ provide: SIGN_IN_LIMITS, useValue: signInLimits }],

@@ -2,3 +2,5 @@
 export { createCoreTenantsApp } from './bootstrap';
 export { CoreTenantsConfig } from './config';
 export { issueOperatorToken } from './signing/issue-token';
+export { StripeBillingProvider } from './plugin-connections/billing/stripe-billing.provider';
+export { RestVmProvider } from './plugin-connections/vms/rest-vm.provider';

@@ -6,6 +6,7 @@ import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
 import { ServicesApiConfig } from './config';
+import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -24,6 +25,7 @@ export class ServicesApiModule {
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         HealthModule,
+        PluginConnectionsModule,
       ],
     };
   }

@@ -47,6 +47,13 @@ export const ERROR_CATALOG = {
 
   // Codes added by this codebase (docs/errors.md).
   RouteNotFound: { code: 1904, name: 'RouteNotFoundError', status: 404, message: 'No operation answers on this method and path.' },
+  PluginAlreadyInstalled: { code: 1950, name: 'PluginAlreadyInstalledError', status: 409, message: 'This plugin is already installed on this tenant.' },
+  TenantBillingNotConfigured: {
+    code: 1951,
+    name: 'TenantBillingNotConfiguredError',
+    status: 422,
+    message: 'This tenant has no billing subscription, which paid plugins need.',
+  },
   PayloadTooLarge: { code: 1913, name: 'PayloadTooLargeError', status: 413, message: 'The request body is larger than this API accepts.' },
   InternalServiceTimeout: {
     code: 5904,

@@ -38,8 +38,11 @@ export class FixtureBuilder {
 
   constructor(private readonly dataSource: Queryable) {}
 
-  async tenant(name = `Tenant ${unique()}`): Promise<string> {
-    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO tenants (name) VALUES ($1) RETURNING id', [name]);
+  async tenant(name = `Tenant ${unique()}`, options: { billingSubscriptionId?: string } = {}): Promise<string> {
+    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO tenants (name, billing_subscription_id) VALUES ($1, $2) RETURNING id', [
+      name,
+      options.billingSubscriptionId ?? `sub_${unique()}`,
+    ]);
     return rows[0].id;
   }
 
@@ -59,12 +62,24 @@ export class FixtureBuilder {
     await this.dataSource.query('INSERT INTO memberships (tenant_id, operator_id, role) VALUES ($1, $2, $3)', [tenantID, operatorID, role]);
   }
 
-  async plugin(options: { name?: string; urn?: string; kind?: PluginConnectionKind; iconUrl?: string } = {}): Promise<PluginFixture> {
+  async plugin(
+    options: { name?: string; urn?: string; kind?: PluginConnectionKind; iconUrl?: string; billingPriceId?: string; vmImage?: string } = {},
+  ): Promise<PluginFixture> {
     const token = generateSecretToken();
     const suffix = unique();
+    const kind = options.kind ?? 'plain';
     const rows: { id: string }[] = await this.dataSource.query(
-      'INSERT INTO plugins (name, urn, icon_url, connection_kind, token_hash) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-      [options.name ?? `Plugin ${suffix}`, options.urn ?? `urn:plugin:${suffix}`, options.iconUrl ?? null, options.kind ?? 'plain', hashSecretToken(token)],
+      `INSERT INTO plugins (name, urn, icon_url, connection_kind, token_hash, billing_price_id, vm_image)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [
+        options.name ?? `Plugin ${suffix}`,
+        options.urn ?? `urn:plugin:${suffix}`,
+        options.iconUrl ?? null,
+        kind,
+        hashSecretToken(token),
+        options.billingPriceId ?? (kind === 'paid' ? `price_${suffix}` : null),
+        options.vmImage ?? (kind === 'hosted' ? `gateway-${suffix}` : null),
+      ],
     );
     return { pluginID: rows[0].id, pluginToken: token, authorization: `Plugin ${encodeIdAndSecret(rows[0].id, token)}` };
   }

@@ -6,3 +6,7 @@ export { generateTestSigningKey, signOperatorToken, unsignedToken } from './sign
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
 export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from './test-database';
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
+export { BillingStub } from './stubs/billing-stub';
+export { StubServer } from './stubs/stub-server';
+export type { RecordedCall, StubRoute } from './stubs/stub-server';
+export { VmStub } from './stubs/vm-stub';

@@ -1,4 +1,5 @@
-import { RedisOptions, Transport } from '@nestjs/microservices';
+import { CustomStrategy, RedisOptions, Transport } from '@nestjs/microservices';
+import { ExactlyOnceRedisServer } from './exactly-once-redis.server';
 
 /**
  * Options of Nest's Redis transport (pub/sub request-response) from REDIS_URL.
@@ -20,4 +21,9 @@ export function redisTransportOptions(redisUrl: string): RedisOptions {
       retryDelay: 500,
     },
   };
+}
+
+/** The listener side: the same transport, but each request handled by exactly one replica. */
+export function exactlyOnceRedisListener(redisUrl: string): CustomStrategy {
+  return { strategy: new ExactlyOnceRedisServer(redisTransportOptions(redisUrl).options ?? {}) };
 }

@@ -1,6 +1,10 @@
 import { TransportPing, TransportPingPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
+import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
+import { loadConfig } from '@platform/config';
+import { TEST_REDIS_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
+import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -35,6 +39,27 @@ describe('Redis transport between services-api and core-tenants', () => {
         { field: 'sentAt', received: 'yesterday', allowed: 'ISO 8601 date-time' },
       ],
     });
+  });
+
+  it('has exactly one core-tenants replica answer each request', async () => {
+    const second = await createCoreTenantsApp(loadConfig(CoreTenantsConfig, { ...process.env, ...platform.env }));
+    await second.startAllMicroservices();
+    await second.init();
+    const listener = new Redis(TEST_REDIS_URL);
+    const replies: unknown[] = [];
+    try {
+      await listener.subscribe(`${TransportPing.pattern}.reply`);
+      listener.on('message', (_, message) => replies.push(JSON.parse(message)));
+      for (let index = 0; index < 10; index += 1) {
+        await client.send(TransportPing, { sentAt: new Date().toISOString(), from: `replica-test-${index}` });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const answers = replies.filter((reply) => (reply as { response?: unknown }).response !== undefined);
+      expect(answers).toHaveLength(10);
+    } finally {
+      listener.disconnect();
+      await second.close();
+    }
   });
 
   it('turns a silent core-tenants into 504 5904 within the time limit', async () => {

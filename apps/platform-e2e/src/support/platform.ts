@@ -6,6 +6,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
 import { createDataSource } from '@platform/database';
 import {
+  BillingStub,
   createTestDatabase,
   FixtureBuilder,
   generateTestSigningKey,
@@ -14,6 +15,7 @@ import {
   TEST_REDIS_URL,
   TestSigningKey,
   TokenOverrides,
+  VmStub,
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
 
@@ -34,6 +36,14 @@ export interface TestPlatform {
   dataSource: DataSource;
   fixtures: FixtureBuilder;
   signingKey: TestSigningKey;
+  /** The billing provider (Stripe API subset) core-tenants talks to. */
+  billing: BillingStub;
+  /** The hosted-VM provider core-tenants talks to. */
+  vms: VmStub;
+  /** The environment the apps were started with. */
+  env: NodeJS.ProcessEnv;
+  /** Starts core-tenants again after `apps['core-tenants']` was closed (a restart). */
+  restartCoreTenants(): Promise<void>;
   /** A valid operator token, signed with the platform's key. */
   tokenFor(operatorID: string, overrides?: TokenOverrides): Promise<string>;
   close(): Promise<void>;
@@ -49,7 +59,16 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
   const database = await createTestDatabase();
   await resetTestRedis();
   const signingKey = generateTestSigningKey();
+  const billing = await new BillingStub().start();
+  const vms = await new VmStub().start();
   const env: NodeJS.ProcessEnv = {
+    BILLING_API_URL: billing.url,
+    BILLING_API_KEY: 'sk_test_platform',
+    BILLING_CANCELLATION_POLL_MS: '100',
+    BILLING_CANCELLATION_RETRY_BASE_MS: '200',
+    BILLING_CANCELLATION_RETRY_MAX_MS: '400',
+    VM_PROVIDER_URL: vms.url,
+    VM_PROVIDER_TOKEN: 'vm-test-token',
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: database.url,
@@ -62,11 +81,12 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
 
   const apps: Partial<Record<AppName, NestFastifyApplication>> = {};
   const urls: Partial<Record<AppName, string>> = {};
-  if (wanted.includes('core-tenants')) {
+  const startCoreTenants = async () => {
     apps['core-tenants'] = await createCoreTenantsApp(loadConfig(CoreTenantsConfig, env));
     await apps['core-tenants'].startAllMicroservices();
     urls['core-tenants'] = await listen(apps['core-tenants']);
-  }
+  };
+  if (wanted.includes('core-tenants')) await startCoreTenants();
   if (wanted.includes('services-api')) {
     apps['services-api'] = await createServicesApiApp(loadConfig(ServicesApiConfig, env));
     urls['services-api'] = await listen(apps['services-api']);
@@ -87,11 +107,17 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     dataSource,
     fixtures: new FixtureBuilder(dataSource),
     signingKey,
+    billing,
+    vms,
+    env,
+    restartCoreTenants: startCoreTenants,
     tokenFor: (operatorID, overrides) => signOperatorToken(signingKey.privateKey, operatorID, overrides),
     async close() {
       for (const app of Object.values(apps).reverse()) await app?.close();
       await dataSource.destroy();
       await database.drop();
+      await billing.stop();
+      await vms.stop();
     },
   };
 }

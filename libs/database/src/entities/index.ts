@@ -1,3 +1,4 @@
+export { BillingCancellationEntity } from './billing-cancellation.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
 export { OperatorEntity } from './operator.entity';
@@ -7,6 +8,7 @@ export { PLUGIN_CONNECTION_KINDS, PluginEntity } from './plugin.entity';
 export type { PluginConnectionKind } from './plugin.entity';
 export { TenantEntity } from './tenant.entity';
 
+import { BillingCancellationEntity } from './billing-cancellation.entity';
 import { MembershipEntity } from './membership.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
@@ -14,4 +16,4 @@ import { PluginEntity } from './plugin.entity';
 import { TenantEntity } from './tenant.entity';
 
 /** Every entity of the platform's database. */
-export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity];
+export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity, BillingCancellationEntity];

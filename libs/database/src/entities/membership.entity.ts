@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { OperatorEntity } from './operator.entity';
 import { TenantEntity } from './tenant.entity';
 
@@ -8,6 +8,7 @@ export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 /** An operator's place in a tenant. Owners may do everything a member may, and more. */
 @Entity({ name: 'memberships' })
 @Index('memberships_operator_id_idx', ['operatorId'])
+@Check('memberships_role_check', `role IN ('owner', 'member')`)
 export class MembershipEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'memberships_pkey' })
   tenantId!: string;

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { PluginConnectionKind, PluginEntity } from './plugin.entity';
 import { TenantEntity } from './tenant.entity';
 
@@ -12,6 +12,8 @@ export type PluginConnectionStatus = (typeof PLUGIN_CONNECTION_STATUSES)[number]
 @Entity({ name: 'plugin_connections' })
 @Index('plugin_connections_live_tenant_plugin_key', ['tenantId', 'pluginId'], { unique: true, where: `status = 'live'` })
 @Index('plugin_connections_plugin_id_idx', ['pluginId'])
+@Check('plugin_connections_kind_check', `kind IN ('plain', 'paid', 'hosted')`)
+@Check('plugin_connections_status_check', `status IN ('live', 'removed')`)
 export class PluginConnectionEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'plugin_connections_pkey' })
   id!: string;

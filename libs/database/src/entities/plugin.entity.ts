@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * How a plugin's connections are torn down: `plain` needs nothing, `paid`
@@ -8,6 +8,7 @@ export const PLUGIN_CONNECTION_KINDS = ['plain', 'paid', 'hosted'] as const;
 export type PluginConnectionKind = (typeof PLUGIN_CONNECTION_KINDS)[number];
 
 @Entity({ name: 'plugins' })
+@Check('plugins_connection_kind_check', `connection_kind IN ('plain', 'paid', 'hosted')`)
 export class PluginEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'plugins_pkey' })
   id!: string;
@@ -26,6 +27,14 @@ export class PluginEntity {
   /** Kind given to the connections made when the plugin is installed. */
   @Column({ name: 'connection_kind', type: 'text', default: 'plain' })
   connectionKind!: PluginConnectionKind;
+
+  /** Billing provider's price of a `paid` plugin. */
+  @Column({ name: 'billing_price_id', type: 'text', nullable: true })
+  billingPriceId!: string | null;
+
+  /** VM image a `hosted` plugin's connections run. */
+  @Column({ name: 'vm_image', type: 'text', nullable: true })
+  vmImage!: string | null;
 
   /** SHA-256 (hex) of the plugin's random token; the token itself is never stored. */
   @Column({ name: 'token_hash', type: 'text' })

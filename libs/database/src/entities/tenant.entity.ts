@@ -8,6 +8,10 @@ export class TenantEntity {
   @Column({ type: 'text' })
   name!: string;
 
+  /** Billing provider's subscription that paid plugins add items to. */
+  @Column({ name: 'billing_subscription_id', type: 'text', nullable: true })
+  billingSubscriptionId!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CoreTenantsConfig } from '../config';
+import { BillingProvider } from './billing/billing.provider';
+import { BillingCancellationWorker, CANCELLATION_SCHEDULE } from './billing/billing-cancellation.worker';
+import { StripeBillingProvider } from './billing/stripe-billing.provider';
+import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { PluginConnectionsRpcController } from './plugin-connections.rpc-controller';
+import { RestVmProvider } from './vms/rest-vm.provider';
+import { VmProvider } from './vms/vm.provider';
+
+@Module({})
+export class PluginConnectionsModule {
+  static forRoot(config: CoreTenantsConfig): DynamicModule {
+    return {
+      module: PluginConnectionsModule,
+      controllers: [PluginConnectionsRpcController],
+      providers: [
+        {
+          provide: BillingProvider,
+          useFactory: () =>
+            new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: config.BILLING_TIMEOUT_MS }),
+        },
+        {
+          provide: VmProvider,
+          useFactory: () => new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: config.VM_PROVIDER_TIMEOUT_MS }),
+        },
+        {
+          provide: CANCELLATION_SCHEDULE,
+          useValue: {
+            pollMs: config.BILLING_CANCELLATION_POLL_MS,
+            retryBaseMs: config.BILLING_CANCELLATION_RETRY_BASE_MS,
+            retryMaxMs: config.BILLING_CANCELLATION_RETRY_MAX_MS,
+          },
+        },
+        BillingCancellationWorker,
+        InstallPluginConnectionUseCase,
+        DeletePluginConnectionUseCase,
+      ],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  DeletePluginConnection,
+  DeletePluginConnectionPayload,
+  DeletePluginConnectionReply,
+  InstallPluginConnection,
+  InstallPluginConnectionPayload,
+  InstallPluginConnectionReply,
+} from '@platform/contracts';
+import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+
+/** Plugin connections over the transport: services-api has already checked who may ask. */
+@Controller()
+export class PluginConnectionsRpcController {
+  constructor(
+    private readonly install: InstallPluginConnectionUseCase,
+    private readonly remove: DeletePluginConnectionUseCase,
+  ) {}
+
+  @MessagePattern(InstallPluginConnection.pattern)
+  installConnection(@Payload() payload: InstallPluginConnectionPayload): Promise<InstallPluginConnectionReply> {
+    return this.install.execute(payload);
+  }
+
+  @MessagePattern(DeletePluginConnection.pattern)
+  deleteConnection(@Payload() payload: DeletePluginConnectionPayload): Promise<DeletePluginConnectionReply> {
+    return this.remove.execute(payload);
+  }
+}

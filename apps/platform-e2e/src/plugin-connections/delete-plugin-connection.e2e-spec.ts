@@ -1,0 +1,269 @@
+import { CredentialStore } from '@platform/auth';
+import { PluginConnectionFixture, request, singleError } from '@platform/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startPlatform, TestPlatform } from '../support/platform';
+import { eventually } from '../support/eventually';
+
+/** SPEC.md operation 1, across services-api, the Redis transport and core-tenants. */
+describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (operation 1)', () => {
+  let platform: TestPlatform;
+  let tenantID: string;
+  let otherTenantID: string;
+  let ownerToken: string;
+  let memberToken: string;
+  let outsiderToken: string;
+
+  const remove = (connectionID: string, token = ownerToken, tenant = tenantID) =>
+    request(platform.servicesUrl, `/v1/tenants/${tenant}/plugins/connections/${connectionID}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+  /** Whether a connection's own token still opens its tenant (core-tenants' GET /v1/tenants/:id). */
+  const tokenWorks = async (connection: PluginConnectionFixture) =>
+    (await request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization: connection.authorization } })).status === 200;
+  const statusOf = async (connectionID: string) =>
+    (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
+
+  async function connectionOf(kind: 'plain' | 'paid' | 'hosted', tenant = tenantID) {
+    const plugin = await platform.fixtures.plugin({ kind });
+    const subscriptionItemId = kind === 'paid' ? `si_${Math.random().toString(36).slice(2)}` : undefined;
+    const vmId = kind === 'hosted' ? `vm-${Math.random().toString(36).slice(2)}` : undefined;
+    if (subscriptionItemId) platform.billing.addItem(subscriptionItemId);
+    if (vmId) platform.vms.addVm(vmId);
+    const connection = await platform.fixtures.connection(tenant, plugin.pluginID, { kind, subscriptionItemId, vmId });
+    return { ...connection, subscriptionItemId, vmId };
+  }
+
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { CORE_TENANTS_RPC_TIMEOUT_MS: '1500', VM_PROVIDER_TIMEOUT_MS: '500' } });
+    tenantID = await platform.fixtures.tenant();
+    otherTenantID = await platform.fixtures.tenant();
+    const owner = await platform.fixtures.operator();
+    const member = await platform.fixtures.operator();
+    const outsider = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
+    await platform.fixtures.membership(tenantID, member.operatorID, 'member');
+    await platform.fixtures.membership(otherTenantID, outsider.operatorID, 'owner');
+    ownerToken = await platform.tokenFor(owner.operatorID);
+    memberToken = await platform.tokenFor(member.operatorID);
+    outsiderToken = await platform.tokenFor(outsider.operatorID);
+  });
+  afterAll(() => platform.close());
+  beforeEach(async () => {
+    platform.billing.failWithStatus = undefined;
+    platform.vms.failWithStatus = undefined;
+    platform.vms.latencyMs = 0;
+    if (!platform.billing.listeningPort) await platform.billing.start();
+  });
+
+  describe('errors', () => {
+    it('is 400 1001 for an empty tenantID', async () => {
+      const response = await request(platform.servicesUrl, '/v1/tenants//plugins/connections/0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', { method: 'DELETE' });
+      expect(response.status).toBe(400);
+      expect(singleError(response.body).error_code).toBe(1001);
+    });
+
+    it('is 401 1003 without a valid operator token', async () => {
+      const connection = await connectionOf('plain');
+      const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
+        method: 'DELETE',
+        headers: { authorization: connection.authorization },
+      });
+      expect(response.status).toBe(401);
+      expect(singleError(response.body).error_code).toBe(1003);
+      expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+    });
+
+    it('is 400 1002 naming each malformed id', async () => {
+      const response = await remove('not-an-id', ownerToken, 'also-not');
+      expect(response.status).toBe(400);
+      expect(singleError(response.body).fields).toEqual([
+        { field: 'tenantID', received: 'also-not', allowed: 'uuid' },
+        { field: 'pluginConnectionID', received: 'not-an-id', allowed: 'uuid' },
+      ]);
+    });
+
+    it('is 404 1062 for a tenant that does not exist', async () => {
+      const response = await remove('0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', ownerToken, 'a6f1c2d3-4b5a-4c6d-8e7f-9a0b1c2d3e4f');
+      expect(response.status).toBe(404);
+      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+    });
+
+    it('is 403 1004 for a member who is not an owner, and for an operator of another tenant', async () => {
+      const connection = await connectionOf('plain');
+      for (const token of [memberToken, outsiderToken]) {
+        const response = await remove(connection.pluginConnectionID, token);
+        expect(response.status).toBe(403);
+        expect(singleError(response.body)).toEqual({
+          statusCode: 403,
+          error: 'ForbiddenError',
+          error_code: 1004,
+          message: 'You do not have access to this resource.',
+        });
+      }
+      expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+    });
+
+    it('is 404 1054 for an unknown connection, one of another tenant, and one already removed', async () => {
+      const foreign = await connectionOf('plain', otherTenantID);
+      const removed = await connectionOf('plain');
+      expect((await remove(removed.pluginConnectionID)).status).toBe(200);
+
+      for (const id of ['0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', foreign.pluginConnectionID, removed.pluginConnectionID]) {
+        const response = await remove(id);
+        expect(response.status).toBe(404);
+        expect(singleError(response.body)).toEqual({
+          statusCode: 404,
+          error: 'PluginConnectionNotFoundError',
+          error_code: 1054,
+          message: 'Plugin connection not found.',
+        });
+      }
+      expect(await statusOf(foreign.pluginConnectionID)).toBe('live');
+    });
+  });
+
+  describe('each kind', () => {
+    it('removes a plain connection, and its token stops working at once', async () => {
+      const connection = await connectionOf('plain');
+      expect(await tokenWorks(connection)).toBe(true); // cached now
+
+      const response = await remove(connection.pluginConnectionID);
+      expect(response).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
+      expect(await tokenWorks(connection)).toBe(false);
+    });
+
+    it('deletes a hosted connection\'s VM first, then removes the connection', async () => {
+      const connection = await connectionOf('hosted');
+      const response = await remove(connection.pluginConnectionID);
+      expect(response.status).toBe(200);
+      expect(platform.vms.vms.has(connection.vmId!)).toBe(false);
+      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
+      expect(await tokenWorks(connection)).toBe(false);
+    });
+
+    it('counts a VM already gone at the provider as deleted', async () => {
+      const connection = await connectionOf('hosted');
+      platform.vms.vms.delete(connection.vmId!);
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
+    });
+
+    it('keeps a hosted connection live, token working, when the VM provider fails: 502 5002', async () => {
+      const connection = await connectionOf('hosted');
+      platform.vms.failWithStatus = 500;
+      const response = await remove(connection.pluginConnectionID);
+      expect(response.status).toBe(502);
+      expect(singleError(response.body)).toEqual({
+        statusCode: 502,
+        error: 'BadGatewayError',
+        error_code: 5002,
+        message: 'External service returned an invalid response.',
+      });
+      expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+      expect(await tokenWorks(connection)).toBe(true);
+    });
+
+    it('answers 502 5002 when the VM provider is too slow, and keeps the connection', async () => {
+      const connection = await connectionOf('hosted');
+      platform.vms.latencyMs = 1_000;
+      const response = await remove(connection.pluginConnectionID);
+      expect(singleError(response.body).error_code).toBe(5002);
+      expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+    });
+
+    it('removes a paid connection and cancels its subscription item at the billing provider', async () => {
+      const connection = await connectionOf('paid');
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
+      expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(false);
+      expect(await tokenWorks(connection)).toBe(false);
+    });
+
+    it('answers 200 while billing is down, then cancels exactly once when it comes back', async () => {
+      const connection = await connectionOf('paid');
+      platform.billing.failWithStatus = 503;
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect(await tokenWorks(connection)).toBe(false);
+      await eventually(() => expect(platform.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemId}`).length).toBeGreaterThanOrEqual(2));
+      expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(true);
+
+      platform.billing.failWithStatus = undefined;
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
+      const [record] = await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [
+        connection.subscriptionItemId,
+      ]);
+      expect(record.completed_at).not.toBeNull();
+      expect(record.attempts).toBeGreaterThanOrEqual(3);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1);
+    });
+
+    it('counts an item already gone at the billing provider as canceled', async () => {
+      const connection = await connectionOf('paid');
+      platform.billing.items.delete(connection.subscriptionItemId!);
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      await eventually(async () => {
+        const [record] = await platform.dataSource.query('SELECT completed_at FROM billing_cancellations WHERE subscription_item_id = $1', [
+          connection.subscriptionItemId,
+        ]);
+        expect(record.completed_at).not.toBeNull();
+      });
+    });
+  });
+
+  describe('concurrency and faults', () => {
+    it('gives one 200 and one 404 1054 to two concurrent deletes of one connection', async () => {
+      const connection = await connectionOf('hosted');
+      platform.vms.latencyMs = 100;
+      const answers = await Promise.all([remove(connection.pluginConnectionID), remove(connection.pluginConnectionID)]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
+      expect(singleError(answers.find((answer) => answer.status === 404)!.body).error_code).toBe(1054);
+      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
+    });
+
+    it('still cancels when core-tenants restarts between the removal and the cancellation', async () => {
+      const connection = await connectionOf('paid');
+      platform.billing.failWithStatus = 503;
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      await platform.apps['core-tenants']!.close();
+      platform.billing.failWithStatus = undefined;
+      expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(0);
+
+      await platform.restartCoreTenants();
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
+    });
+
+    it('answers 504 5904 in the envelope when core-tenants does not answer, and leaves the connection whole', async () => {
+      const connection = await connectionOf('paid');
+      await platform.apps['core-tenants']!.close();
+      try {
+        const response = await remove(connection.pluginConnectionID);
+        expect(response.status).toBe(504);
+        expect(singleError(response.body)).toEqual({
+          statusCode: 504,
+          error: 'InternalServiceTimeoutError',
+          error_code: 5904,
+          message: 'An internal service did not answer in time. Try again.',
+        });
+        expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+        const cancellations = await platform.dataSource.query('SELECT 1 FROM billing_cancellations WHERE plugin_connection_id = $1', [
+          connection.pluginConnectionID,
+        ]);
+        expect(cancellations).toHaveLength(0);
+      } finally {
+        await platform.restartCoreTenants();
+      }
+      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+    });
+  });
+
+  it('revokes through the shared store, so a token cached by another app stops too', async () => {
+    const connection = await connectionOf('plain');
+    const servicesStore = platform.apps['services-api']!.get(CredentialStore);
+    expect(await servicesStore.findLiveConnection(connection.pluginConnectionID)).toBeDefined();
+    expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+    expect(await servicesStore.findLiveConnection(connection.pluginConnectionID)).toBeUndefined();
+  });
+});

@@ -1,0 +1,53 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsUuidValue } from '@platform/http-common';
+
+export class TenantPluginConnectionsParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  tenantID!: string;
+}
+
+export class PluginConnectionParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  tenantID!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  pluginConnectionID!: string;
+}
+
+export class InstallPluginBody {
+  @ApiProperty({ format: 'uuid', description: 'The plugin to install on the tenant' })
+  @IsUuidValue()
+  pluginID!: string;
+}
+
+export class InstalledPluginConnection {
+  @ApiProperty({ format: 'uuid' })
+  pluginConnectionID!: string;
+
+  @ApiProperty({ description: 'Shown once, never again: only its hash is stored. Use it as `PluginConnection base64(pluginConnectionID:token)`.' })
+  pluginConnectionToken!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  pluginID!: string;
+
+  @ApiProperty({ enum: ['plain', 'paid', 'hosted'] })
+  kind!: 'plain' | 'paid' | 'hosted';
+}
+
+export class InstalledPluginConnectionResponse {
+  @ApiProperty({ type: InstalledPluginConnection })
+  data!: InstalledPluginConnection;
+}
+
+export class DeletedPluginConnection {
+  @ApiProperty({ enum: [true] })
+  deleted!: true;
+}
+
+export class DeletedPluginConnectionResponse {
+  @ApiProperty({ type: DeletedPluginConnection })
+  data!: DeletedPluginConnection;
+}

@@ -1,0 +1,20 @@
+import { IsUUID } from 'class-validator';
+import { defineMessage } from '../message';
+
+/** Removes a live connection of a tenant (SPEC.md operation 1). The caller has checked ownership. */
+export class DeletePluginConnectionPayload {
+  @IsUUID('all')
+  tenantID!: string;
+
+  @IsUUID('all')
+  pluginConnectionID!: string;
+}
+
+export interface DeletePluginConnectionReply {
+  deleted: true;
+}
+
+export const DeletePluginConnection = defineMessage<DeletePluginConnectionPayload, DeletePluginConnectionReply>(
+  'plugin-connections.delete',
+  DeletePluginConnectionPayload,
+);

@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
+
+/** One request a stub received. */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** What the stub answered. */
+  status: number;
+}
+
+export type StubRoute = (request: IncomingMessage, body: string, url: URL) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
+
+/**
+ * A provider stub on loopback: real HTTP, a log of every call, and fault
+ * modes (latency, failure status, connection refused while stopped). Start
+ * it again on the same port to play a provider coming back.
+ */
+export class StubServer {
+  readonly calls: RecordedCall[] = [];
+  /** Delay before every answer. */
+  latencyMs = 0;
+  /** When set, every request is answered with this status and an error body. */
+  failWithStatus: number | undefined;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private port = 0;
+
+  constructor(private readonly route: StubRoute) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get listeningPort(): number {
+    return this.port;
+  }
+
+  async start(port = this.port): Promise<this> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.server.listen(port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** Stops listening: the provider is down (connections refused) until `start()`. */
+  async stop(): Promise<void> {
+    if (!this.server) return;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  callsTo(method: string, pathPrefix: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method && call.path.startsWith(pathPrefix));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(request.url ?? '/', 'http://stub');
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+
+    let answer: ReturnType<StubRoute>;
+    if (this.failWithStatus !== undefined) {
+      answer = { status: this.failWithStatus, body: { error: { type: 'api_error', message: 'stub failure mode' } } };
+    } else {
+      answer = this.route(request, body, url) ?? { status: 404, body: { error: { type: 'invalid_request_error', message: 'no such route' } } };
+    }
+    this.calls.push({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, body, status: answer.status });
+    if (response.destroyed) return;
+    response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+    response.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+  }
+}
