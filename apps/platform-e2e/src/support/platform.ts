@@ -34,6 +34,8 @@ export interface TestPlatform {
   dataSource: DataSource;
   fixtures: FixtureBuilder;
   signingKey: TestSigningKey;
+  /** The environment the apps were started with (to start another replica of one). */
+  env: NodeJS.ProcessEnv;
   /** A valid operator token, signed with the platform's key. */
   tokenFor(operatorID: string, overrides?: TokenOverrides): Promise<string>;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     dataSource,
     fixtures: new FixtureBuilder(dataSource),
     signingKey,
+    env,
     tokenFor: (operatorID, overrides) => signOperatorToken(signingKey.privateKey, operatorID, overrides),
     async close() {
       for (const app of Object.values(apps).reverse()) await app?.close();

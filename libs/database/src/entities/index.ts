@@ -1,3 +1,6 @@
+export { HelpCenterEntity } from './help-center.entity';
+export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
+export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
 export { OperatorEntity } from './operator.entity';
@@ -7,6 +10,8 @@ export { PLUGIN_CONNECTION_KINDS, PluginEntity } from './plugin.entity';
 export type { PluginConnectionKind } from './plugin.entity';
 export { TenantEntity } from './tenant.entity';
 
+import { HelpCenterEntity } from './help-center.entity';
+import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { MembershipEntity } from './membership.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
@@ -14,4 +19,4 @@ import { PluginEntity } from './plugin.entity';
 import { TenantEntity } from './tenant.entity';
 
 /** Every entity of the platform's database. */
-export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity];
+export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity, HelpCenterEntity, HelpdeskDomainEntity];
