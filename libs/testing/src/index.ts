@@ -7,4 +7,4 @@ export type { TestSigningKey, TokenOverrides } from './signing-keys';
 export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from './test-database';
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
 export { CUSTOM_HOSTNAME_STAGES, CustomHostnamesStub, HAPPY_PATH, nextStage } from './stubs/cloudflare';
-export type { CustomHostnameOperation, CustomHostnameStage, CustomHostnamesStubOptions, FailureMode, StageState, StubCall } from './stubs/cloudflare';
+export type { CustomHostnameOperation, CustomHostnameStage, CustomHostnamesStubOptions, FailureMode, HeldRequest, StageState, StubCall } from './stubs/cloudflare';

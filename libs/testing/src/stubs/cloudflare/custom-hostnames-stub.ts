@@ -44,6 +44,20 @@ interface StoredHostname {
   createdAt: string;
 }
 
+/** A request the stub holds until the test lets it through. */
+export interface HeldRequest {
+  /** Resolves when the held request has arrived. */
+  reached: Promise<void>;
+  /** Lets the held request be served. */
+  release(): void;
+}
+
+interface Hold {
+  operation: CustomHostnameOperation;
+  arrived: () => void;
+  gate: Promise<void>;
+}
+
 interface PlannedFailure {
   mode: FailureMode;
   operations?: CustomHostnameOperation[];
@@ -80,6 +94,7 @@ export class CustomHostnamesStub {
 
   private readonly hostnames = new Map<string, StoredHostname>();
   private failures: PlannedFailure[] = [];
+  private holds: Hold[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -91,14 +106,15 @@ export class CustomHostnamesStub {
   }
 
   static async start(options: CustomHostnamesStubOptions): Promise<CustomHostnamesStub> {
-    let stub: CustomHostnamesStub | undefined;
-    const server = createServer((request, response) => void stub?.handle(request, response));
+    // The handler needs the stub, which needs the listening server's port.
+    const holder: { stub?: CustomHostnamesStub } = {};
+    const server = createServer((request, response) => void holder.stub?.handle(request, response));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
     });
-    stub = new CustomHostnamesStub(server, options);
-    return stub;
+    holder.stub = new CustomHostnamesStub(server, options);
+    return holder.stub;
   }
 
   async close(): Promise<void> {
@@ -110,6 +126,7 @@ export class CustomHostnamesStub {
   reset(): void {
     this.hostnames.clear();
     this.failures = [];
+    this.holds = [];
     this.calls.length = 0;
     this.latencyMs = 0;
   }
@@ -152,6 +169,16 @@ export class CustomHostnamesStub {
     this.failures = [];
   }
 
+  /** The next request of `operation` waits, unanswered, until `release()`: lets a test look at the world meanwhile. */
+  holdNext(operation: CustomHostnameOperation): HeldRequest {
+    let arrived!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ operation, arrived, gate });
+    return { reached, release };
+  }
+
   private stored(hostname: string): StoredHostname {
     const stored = [...this.hostnames.values()].find((entry) => entry.hostname === hostname);
     if (!stored) throw new Error(`the stub holds no custom hostname ${hostname}`);
@@ -189,6 +216,12 @@ export class CustomHostnamesStub {
     const call: StubCall = { operation: route?.operation ?? 'get', status: 0, id: route?.id };
     if (route) this.calls.push(call);
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    const hold = route && this.holds.find((entry) => entry.operation === route.operation);
+    if (hold) {
+      this.holds = this.holds.filter((entry) => entry !== hold);
+      hold.arrived();
+      await hold.gate;
+    }
 
     const planned = route && this.takeFailure(route.operation);
     if (planned === 'hang') return; // the socket stays open until the client gives up or the stub closes
