@@ -1,5 +1,5 @@
 import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig } from '@platform/config';
-import { IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { Matches, ValidateBy, ValidateIf } from 'class-validator';
 
 const inProduction = (config: PluginsHelpdeskConfig) => config.NODE_ENV === 'production';
 
@@ -25,13 +25,24 @@ export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
 
   /** API token with the zone's SSL and Certificates edit permission. Required in production. */
   @ValidateIf((config: PluginsHelpdeskConfig) => inProduction(config) || config.CLOUDFLARE_API_TOKEN !== undefined)
-  @IsString({ message: 'must be an API token (required in production)' })
-  @MinLength(1, { message: 'must be an API token (required in production)' })
+  @ValidateBy(
+    { name: 'isApiToken', validator: { validate: (value, args) => typeof value === 'string' && value.length >= (inProduction(args?.object as PluginsHelpdeskConfig) ? 20 : 1) } },
+    { message: 'must be an API token of 20 or more characters (required in production)' },
+  )
   CLOUDFLARE_API_TOKEN?: string;
 
-  /** The SaaS zone whose custom hostnames serve help centers. Required in production. */
+  /** The SaaS zone whose custom hostnames serve help centers (32 hex digits). Required in production. */
   @ValidateIf((config: PluginsHelpdeskConfig) => inProduction(config) || config.CLOUDFLARE_ZONE_ID !== undefined)
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'must be a zone identifier (required in production)' })
+  @ValidateBy(
+    {
+      name: 'isZoneId',
+      validator: {
+        validate: (value, args) =>
+          typeof value === 'string' && (inProduction(args?.object as PluginsHelpdeskConfig) ? /^[0-9a-f]{32}$/ : /^[A-Za-z0-9_-]{1,64}$/).test(value),
+      },
+    },
+    { message: 'must be a zone identifier, 32 hex digits in production (required in production)' },
+  )
   CLOUDFLARE_ZONE_ID?: string;
 
   /** Time limit of one provider request, per attempt. */
