@@ -357,4 +357,49 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       });
     });
   });
+
+  describe('provider calls: deliberate retries, and a wrong zone is a failure', () => {
+    const startVariant = async (env: Record<string, string>) => {
+      const app = await createPluginsHelpdeskApp(loadConfig(PluginsHelpdeskConfig, { ...h.platform.env, ...env }));
+      await app.listen(0, '127.0.0.1');
+      return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
+    };
+    const gets = () => h.stub.calls.filter((call) => call.operation === 'get').length;
+
+    it('retries a failed provider call CLOUDFLARE_MAX_RETRIES times, then gives up with 502', async () => {
+      const variant = await startVariant({ CLOUDFLARE_MAX_RETRIES: '1' });
+      try {
+        const host = 'retentativa.acme-atendimento.com.br';
+        await add(host);
+        h.setNow(new Date(now), [variant.app.get(Clock)]);
+        h.stub.failNext('server-error', { operations: ['get'] });
+        let before = gets();
+        expect((await refresh(host, h.owner, variant.url)).status).toBe(200);
+        expect(gets()).toBe(before + 2);
+
+        now += 10_000;
+        h.setNow(new Date(now), [variant.app.get(Clock)]);
+        h.stub.failNext('server-error', { operations: ['get'], count: 2 });
+        before = gets();
+        expect((await refresh(host, h.owner, variant.url)).status).toBe(502);
+        expect(gets()).toBe(before + 2);
+      } finally {
+        await variant.app.close();
+      }
+    });
+
+    it('does not take a 404 of a wrong zone for "already deleted": 502 and the entry stays', async () => {
+      const variant = await startVariant({ CLOUDFLARE_ZONE_ID: 'another-zone' });
+      try {
+        const host = 'zona-errada.acme-atendimento.com.br';
+        await add(host);
+        const response = await request(variant.url, `${h.domainsPath()}/${host}`, { method: 'DELETE', headers: { authorization: h.owner } });
+        expect(response.status).toBe(502);
+        expect(await storedRow(host)).toBeDefined();
+        expect(h.stub.find(host)).toBeDefined();
+      } finally {
+        await variant.app.close();
+      }
+    });
+  });
 });
