@@ -48,7 +48,9 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     await fixtures.membership(tenantID, member.operatorID, 'member');
     await fixtures.membership(otherTenantID, outsider.operatorID, 'owner');
 
-    const plugin = await fixtures.plugin({ name: 'Acme CRM Sync', urn: `urn:plugin:acme-crm-sync:${run}` });
+    // The fixture's plugin is the helpdesk plugin (known to plugins-helpdesk by its URN), so
+    // its credentials work on every operation that accepts plugins. Seeding gives it a new token.
+    const plugin = await fixtures.pluginWithUrn(process.env.HELPDESK_PLUGIN_URN ?? 'urn:plugin:helpdesk', 'Central de Ajuda');
     const pluginConnection = await fixtures.connection(tenantID, plugin.pluginID);
 
     const plainPlugin = await fixtures.plugin({ name: 'Tag Helper', urn: `urn:plugin:tag-helper:${run}`, kind: 'plain' });

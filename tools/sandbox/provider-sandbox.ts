@@ -1,20 +1,53 @@
-import { BillingStub, StubServer, VmStub } from '@platform/testing';
+import { SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from '@apps/plugins-helpdesk';
+import { BillingStub, CustomHostnamesStub, VmStub } from '@platform/testing';
 
 /**
  * The provider sandbox of the quick start: every external provider played on
  * loopback by the same stubs the tests use, so the whole flow works without
- * an account anywhere. Each stub listens on the port of its provider URL.
+ * an account anywhere. A stub is started for each provider whose URL in the
+ * configuration points at a loopback port, on that port; real URLs are left
+ * alone. State lives in memory: a restart forgets it.
  */
-export interface SandboxProvider {
+interface SandboxProvider {
   name: string;
   /** The environment variable holding the provider's base URL. */
   urlVariable: string;
-  create: () => StubServer;
+  start(port: number, env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }>;
 }
 
-export const SANDBOX_PROVIDERS: SandboxProvider[] = [
-  { name: 'billing (Stripe API subset)', urlVariable: 'BILLING_API_URL', create: () => new BillingStub() },
-  { name: 'hosted VMs', urlVariable: 'VM_PROVIDER_URL', create: () => new VmStub() },
+const SANDBOX_PROVIDERS: SandboxProvider[] = [
+  {
+    name: 'billing (Stripe API subset)',
+    urlVariable: 'BILLING_API_URL',
+    start: async (port) => {
+      const stub = await new BillingStub().start(port);
+      return { stop: () => stub.stop() };
+    },
+  },
+  {
+    name: 'hosted VMs',
+    urlVariable: 'VM_PROVIDER_URL',
+    start: async (port) => {
+      const stub = await new VmStub().start(port);
+      return { stop: () => stub.stop() };
+    },
+  },
+  {
+    // Every read of a hostname moves it one stage towards active (CNAME found,
+    // ownership verified, certificate issued, deployed), so a demo domain turns
+    // active after a few refreshes.
+    name: 'custom hostnames (Cloudflare)',
+    urlVariable: 'CLOUDFLARE_BASE_URL',
+    start: async (port, env) => {
+      const stub = await CustomHostnamesStub.start({
+        apiToken: env.CLOUDFLARE_API_TOKEN ?? SANDBOX_CLOUDFLARE_API_TOKEN,
+        zoneId: env.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
+        autoAdvance: true,
+        port,
+      });
+      return { stop: () => stub.close() };
+    },
+  },
 ];
 
 export interface RunningSandbox {
@@ -28,15 +61,14 @@ function loopbackPort(url: string | undefined): number | undefined {
   return ['127.0.0.1', 'localhost'].includes(parsed.hostname) && parsed.port ? Number(parsed.port) : undefined;
 }
 
-/** Starts a stub for every provider whose URL points at a loopback port; real URLs are left alone. */
 export async function startProviderSandbox(env: NodeJS.ProcessEnv): Promise<RunningSandbox> {
-  const running: StubServer[] = [];
+  const running: { stop(): Promise<void> }[] = [];
   const lines: string[] = [];
   for (const provider of SANDBOX_PROVIDERS) {
     const port = loopbackPort(env[provider.urlVariable]);
     if (port === undefined) continue;
-    running.push(await provider.create().start(port));
-    lines.push(`${provider.name.padEnd(28)} ${env[provider.urlVariable]}`);
+    running.push(await provider.start(port, env));
+    lines.push(`${provider.name.padEnd(30)} ${env[provider.urlVariable]}`);
   }
   return { lines, stop: async () => void (await Promise.all(running.map((stub) => stub.stop()))) };
 }

@@ -4,7 +4,9 @@ import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
-import { PluginsHelpdeskConfig } from './config';
+import { PluginsHelpdeskConfig, SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from './config';
+import { DomainsModule } from './domains/domains.module';
+import { HelpdeskAccessModule } from './helpdesk-access/helpdesk-access.module';
 
 @Module({})
 export class PluginsHelpdeskModule {
@@ -22,6 +24,15 @@ export class PluginsHelpdeskModule {
           jwksUrl: config.OPERATOR_JWKS_URL,
         }),
         HealthModule,
+        HelpdeskAccessModule.forRoot({ pluginUrn: config.HELPDESK_PLUGIN_URN, cnameTarget: config.HELPDESK_CNAME_TARGET }),
+        DomainsModule.forRoot({
+          baseUrl: config.CLOUDFLARE_BASE_URL,
+          // Required in production (config.ts); elsewhere the provider sandbox's.
+          apiToken: config.CLOUDFLARE_API_TOKEN ?? SANDBOX_CLOUDFLARE_API_TOKEN,
+          zoneId: config.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
+          timeoutMs: config.CLOUDFLARE_TIMEOUT_MS,
+          maxRetries: config.CLOUDFLARE_MAX_RETRIES,
+        }),
       ],
     };
   }

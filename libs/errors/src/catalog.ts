@@ -55,6 +55,18 @@ export const ERROR_CATALOG = {
     message: 'This tenant has no billing subscription, which paid plugins need.',
   },
   PayloadTooLarge: { code: 1913, name: 'PayloadTooLargeError', status: 413, message: 'The request body is larger than this API accepts.' },
+  DomainHostnameTaken: {
+    code: 1970,
+    name: 'DomainHostnameTakenError',
+    status: 409,
+    message: 'This hostname is already registered to a help center.',
+  },
+  DomainHostnameRefused: {
+    code: 1971,
+    name: 'DomainHostnameRefusedError',
+    status: 422,
+    message: 'The domain provisioning provider does not accept this hostname.',
+  },
   InternalServiceTimeout: {
     code: 5904,
     name: 'InternalServiceTimeoutError',

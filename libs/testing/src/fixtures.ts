@@ -84,6 +84,21 @@ export class FixtureBuilder {
     return { pluginID: rows[0].id, pluginToken: token, authorization: `Plugin ${encodeIdAndSecret(rows[0].id, token)}` };
   }
 
+  /**
+   * The platform-wide plugin with this URN (e.g. the helpdesk plugin), created
+   * if missing; its token is replaced by a new one, returned like any fixture's.
+   */
+  async pluginWithUrn(urn: string, name: string): Promise<PluginFixture> {
+    const token = generateSecretToken();
+    const rows: { id: string }[] = await this.dataSource.query(
+      `INSERT INTO plugins (name, urn, token_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (urn) DO UPDATE SET token_hash = EXCLUDED.token_hash, updated_at = now()
+       RETURNING id`,
+      [name, urn, hashSecretToken(token)],
+    );
+    return { pluginID: rows[0].id, pluginToken: token, authorization: `Plugin ${encodeIdAndSecret(rows[0].id, token)}` };
+  }
+
   async connection(
     tenantID: string,
     pluginID: string,

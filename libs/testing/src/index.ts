@@ -10,3 +10,5 @@ export { BillingStub } from './stubs/billing-stub';
 export { StubServer } from './stubs/stub-server';
 export type { RecordedCall, StubRoute } from './stubs/stub-server';
 export { VmStub } from './stubs/vm-stub';
+export { CUSTOM_HOSTNAME_STAGES, CustomHostnamesStub, HAPPY_PATH, nextStage } from './stubs/cloudflare';
+export type { CustomHostnameOperation, CustomHostnameStage, CustomHostnamesStubOptions, FailureMode, HeldRequest, StageState, StubCall } from './stubs/cloudflare';

@@ -1,4 +1,5 @@
 import { BenchContext } from '../context';
+import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
 import { tenantsList } from './tenants-list';
 
@@ -6,4 +7,5 @@ import { tenantsList } from './tenants-list';
 export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>> = {
   'tenants-list': tenantsList,
   'plugin-connections': pluginConnections,
+  'helpdesk-refresh': helpdeskRefresh,
 };

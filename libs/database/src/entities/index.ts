@@ -1,4 +1,7 @@
 export { BillingCancellationEntity } from './billing-cancellation.entity';
+export { HelpCenterEntity } from './help-center.entity';
+export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
+export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
 export { OperatorEntity } from './operator.entity';
@@ -9,6 +12,8 @@ export type { PluginConnectionKind } from './plugin.entity';
 export { TenantEntity } from './tenant.entity';
 
 import { BillingCancellationEntity } from './billing-cancellation.entity';
+import { HelpCenterEntity } from './help-center.entity';
+import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { MembershipEntity } from './membership.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
@@ -16,4 +21,13 @@ import { PluginEntity } from './plugin.entity';
 import { TenantEntity } from './tenant.entity';
 
 /** Every entity of the platform's database. */
-export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity, BillingCancellationEntity];
+export const ENTITIES = [
+  TenantEntity,
+  OperatorEntity,
+  MembershipEntity,
+  PluginEntity,
+  PluginConnectionEntity,
+  BillingCancellationEntity,
+  HelpCenterEntity,
+  HelpdeskDomainEntity,
+];

@@ -1,5 +1,6 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
 import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
+import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
 
 /** Every migration, oldest first. A new migration is appended here. */
-export const MIGRATIONS = [Foundation1763700000000, PluginConnectionLifecycle1764200000000];
+export const MIGRATIONS = [Foundation1763700000000, HelpdeskDomains1764100000000, PluginConnectionLifecycle1764200000000];

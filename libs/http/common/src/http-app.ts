@@ -15,6 +15,11 @@ export interface HttpAppOptions {
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
+  /**
+   * Longest path parameter (as sent, percent-encoded) a route matches; longer
+   * ones get 404. Fastify's default is 100 characters.
+   */
+  maxParamLength?: number;
 }
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
@@ -39,6 +44,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,

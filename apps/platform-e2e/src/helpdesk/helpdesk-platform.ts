@@ -1,0 +1,79 @@
+import { Clock } from '@apps/plugins-helpdesk';
+import { CustomHostnamesStub, PluginConnectionFixture, PluginFixture } from '@platform/testing';
+import { vi } from 'vitest';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+export const HELPDESK_URN = 'urn:plugin:helpdesk';
+export const CNAME_TARGET = 'clientes.central-ajuda.com.br';
+const API_TOKEN = 'test-cloudflare-token';
+const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
+
+/** plugins-helpdesk against the custom-hostnames stub, with a connected tenant and one of each caller. */
+export interface HelpdeskPlatform {
+  platform: TestPlatform;
+  stub: CustomHostnamesStub;
+  url: string;
+  helpdeskPlugin: PluginFixture;
+  /** Connected to the helpdesk plugin. */
+  tenantID: string;
+  /** The helpdesk plugin's connection on tenantID. */
+  connection: PluginConnectionFixture;
+  /** Bearer headers. */
+  owner: string;
+  member: string;
+  outsider: string;
+  /** Domains path of a tenant. */
+  domainsPath(tenantID?: string): string;
+  /** Sets the clock of every app instance given (the first replica by default). */
+  setNow(at: Date, clocks?: Clock[]): void;
+  close(): Promise<void>;
+}
+
+export async function startHelpdeskPlatform(env: Record<string, string> = {}): Promise<HelpdeskPlatform> {
+  const stub = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneId: ZONE_ID });
+  const platform = await startPlatform({
+    apps: ['plugins-helpdesk'],
+    env: {
+      HELPDESK_PLUGIN_URN: HELPDESK_URN,
+      HELPDESK_CNAME_TARGET: CNAME_TARGET,
+      CLOUDFLARE_BASE_URL: stub.baseUrl,
+      CLOUDFLARE_API_TOKEN: API_TOKEN,
+      CLOUDFLARE_ZONE_ID: ZONE_ID,
+      CLOUDFLARE_TIMEOUT_MS: '300',
+      CLOUDFLARE_MAX_RETRIES: '0',
+      ...env,
+    },
+  });
+  const { fixtures } = platform;
+  const helpdeskPlugin = await fixtures.plugin({ name: 'Central de ajuda', urn: HELPDESK_URN });
+  const tenantID = await fixtures.tenant('Acme Atendimento');
+  const otherTenantID = await fixtures.tenant('Globex Suporte');
+  const connection = await fixtures.connection(tenantID, helpdeskPlugin.pluginID);
+  const [owner, member, outsider] = [await fixtures.operator(), await fixtures.operator(), await fixtures.operator()];
+  await fixtures.membership(tenantID, owner.operatorID, 'owner');
+  await fixtures.membership(tenantID, member.operatorID, 'member');
+  await fixtures.membership(otherTenantID, outsider.operatorID, 'owner');
+  const bearer = async (operatorID: string) => `Bearer ${await platform.tokenFor(operatorID)}`;
+  const clock = platform.apps['plugins-helpdesk']!.get(Clock);
+
+  return {
+    platform,
+    stub,
+    url: platform.helpdeskUrl,
+    helpdeskPlugin,
+    tenantID,
+    connection,
+    owner: await bearer(owner.operatorID),
+    member: await bearer(member.operatorID),
+    outsider: await bearer(outsider.operatorID),
+    domainsPath: (id = tenantID) => `/helpdesk/v1/tenants/${id}/helpdesk/domains`,
+    setNow(at, clocks = [clock]) {
+      for (const each of clocks) vi.spyOn(each, 'now').mockImplementation(() => new Date(at));
+    },
+    async close() {
+      vi.restoreAllMocks();
+      await platform.close();
+      await stub.close();
+    },
+  };
+}

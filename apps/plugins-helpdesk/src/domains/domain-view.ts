@@ -1,0 +1,13 @@
+import { StoredDomain } from './domains.repository';
+import { HelpdeskDomain } from './domain.dto';
+
+/** A stored domain as the API shows it (SPEC.md, Helpdesk domain). */
+export function domainView(domain: StoredDomain): HelpdeskDomain {
+  return {
+    domainHostname: domain.hostname,
+    domainProviderID: domain.providerID,
+    domainStatus: domain.status,
+    lastCheckedAt: domain.lastCheckedAt ? domain.lastCheckedAt.toISOString() : null,
+    verifiedAt: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PaginationQuery, IsUuidValue } from '@platform/http-common';
+import type { ListMeta } from '@platform/http-common';
+import { HOSTNAME_ALLOWED, IsHostname } from './hostname';
+
+export class TenantDomainsParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  tenantID!: string;
+}
+
+export class DomainParams extends TenantDomainsParams {
+  @ApiProperty({ description: `${HOSTNAME_ALLOWED}; upper case and Unicode are normalised`, example: 'ajuda.acme-atendimento.com.br' })
+  @IsHostname()
+  domainHostname!: string;
+}
+
+export class AddDomainBody {
+  @ApiProperty({ description: `${HOSTNAME_ALLOWED}; stored lower-case, internationalised labels in punycode`, example: 'ajuda.acme-atendimento.com.br' })
+  @IsHostname()
+  domainHostname!: string;
+}
+
+export class ListDomainsQuery extends PaginationQuery(200) {}
+
+/** SPEC.md, Helpdesk domain. */
+export class HelpdeskDomain {
+  @ApiProperty({ example: 'ajuda.acme-atendimento.com.br', description: 'lower-case ASCII; internationalised labels in punycode' })
+  domainHostname!: string;
+
+  @ApiProperty({ nullable: true, type: String, example: '0d89c70d-ad9f-4843-b99f-6cc0252067e9', description: 'null only while the registration is in flight' })
+  domainProviderID!: string | null;
+
+  @ApiProperty({ enum: ['pending', 'active'] })
+  domainStatus!: 'pending' | 'active';
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String })
+  lastCheckedAt!: string | null;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'stamped once, when the domain first turns active' })
+  verifiedAt!: string | null;
+}
+
+/** The answer of adding and of refreshing a domain. */
+export class DomainStatusResponse {
+  @ApiProperty({ example: 'customers.helpdesk.example', description: 'where the customer points the hostname by CNAME' })
+  cnameTarget!: string;
+
+  @ApiProperty({ type: HelpdeskDomain })
+  domain!: HelpdeskDomain;
+
+  @ApiProperty({ description: 'pt-BR: what is still missing while pending, or that the domain is active' })
+  statusReason!: string;
+}
+
+export class DomainListMeta implements ListMeta {
+  @ApiProperty() count!: number;
+  @ApiProperty() currentPage!: number;
+  @ApiProperty() hasMore!: boolean;
+  @ApiProperty() perPage!: number;
+  @ApiProperty() totalCount!: number;
+  @ApiProperty() totalPages!: number;
+}
+
+export class DomainList {
+  @ApiProperty({ type: [HelpdeskDomain] })
+  data!: HelpdeskDomain[];
+
+  @ApiProperty({ type: DomainListMeta })
+  meta!: DomainListMeta;
+}
+
+export class DomainRemoved {
+  @ApiProperty({ enum: [true] })
+  deleted!: true;
+
+  @ApiProperty({ example: 'ajuda.acme-atendimento.com.br' })
+  domainHostname!: string;
+}
+

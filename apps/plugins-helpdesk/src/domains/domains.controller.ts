@@ -1,0 +1,86 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
+import { pageRequestOf, pageStatus } from '@platform/http-common';
+import type { FastifyReply } from 'fastify';
+import { AddDomain } from './add-domain.usecase';
+import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery, TenantDomainsParams } from './domain.dto';
+import { normalizeHostname } from './hostname';
+import { ListDomains } from './list-domains.usecase';
+import { DomainRefreshThrottled, RefreshDomain } from './refresh-domain.usecase';
+import { RemoveDomain } from './remove-domain.usecase';
+
+const ACCESS_ERRORS = '400 1001/1002, 401 1003, 403 1004 (no access to the tenant), 422 1000 (tenant not connected to the helpdesk plugin)';
+
+/** Validated hostnames always normalise; the fallback only satisfies the type. */
+const normalized = (hostname: string) => normalizeHostname(hostname) ?? hostname;
+
+@ApiTags('Helpdesk domains')
+@Controller('helpdesk/v1/tenants/:tenantID/helpdesk/domains')
+@Auth('operator', 'plugin', 'pluginConnection')
+export class DomainsController {
+  constructor(
+    private readonly addDomain: AddDomain,
+    private readonly listDomains: ListDomains,
+    private readonly refreshDomain: RefreshDomain,
+    private readonly removeDomain: RemoveDomain,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Add a custom domain to the help center',
+    description: `Registers the hostname at the domain provisioning provider and stores it pending. Errors: ${ACCESS_ERRORS}, 409 1970 (hostname already registered by any help center), 422 1971 (refused by the provider), 502 1122.`,
+  })
+  @ApiCreatedResponse({ type: DomainStatusResponse })
+  add(@CurrentPrincipal() principal: Principal, @Param() params: TenantDomainsParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {
+    return this.addDomain.execute(principal, params.tenantID, normalized(body.domainHostname));
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the help center's domains", description: `By hostname. Errors: ${ACCESS_ERRORS}.` })
+  @ApiOkResponse({ type: DomainList })
+  @ApiPartialContentResponse({ type: DomainList, description: 'more pages are available' })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: TenantDomainsParams,
+    @Query() query: ListDomainsQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DomainList> {
+    const list = await this.listDomains.execute(principal, params.tenantID, pageRequestOf(query));
+    void reply.status(pageStatus(list.meta));
+    return list;
+  }
+
+  /** Operation 12 of SPEC.md. */
+  @Post(':domainHostname/refresh')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Refresh helpdesk domain',
+    description: `Re-checks the domain at the provider, at most once per domain every 10 seconds. Errors: ${ACCESS_ERRORS}, 404 1107, 429 1121 (with Retry-After), 502 1122.`,
+  })
+  @ApiOkResponse({ type: DomainStatusResponse })
+  async refresh(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: DomainParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DomainStatusResponse> {
+    try {
+      return await this.refreshDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
+    } catch (error) {
+      if (error instanceof DomainRefreshThrottled) void reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
+  }
+
+  /** Operation 13 of SPEC.md. */
+  @Delete(':domainHostname')
+  @ApiOperation({
+    summary: 'Remove helpdesk domain',
+    description: `Deletes the custom hostname at the provider, then drops the entry. Errors: ${ACCESS_ERRORS}, 404 1107, 502 1122 (the entry stays).`,
+  })
+  @ApiOkResponse({ type: DomainRemoved })
+  remove(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainRemoved> {
+    return this.removeDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
+  }
+}

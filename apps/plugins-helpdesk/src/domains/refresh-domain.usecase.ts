@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Principal } from '@platform/auth';
+import { AppException } from '@platform/errors';
+import { Clock } from '../clock';
+import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
+import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
+import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
+import { DomainStatusResponse } from './domain.dto';
+import { domainStateOf } from './domain-state';
+import { domainView } from './domain-view';
+import { DomainsRepository } from './domains.repository';
+import { HostnameRegistration } from './hostname-registration';
+import { RefreshThrottle } from './refresh-throttle';
+
+/** 429 1121, with the seconds to wait for the Retry-After header. */
+export class DomainRefreshThrottled extends AppException {
+  constructor(readonly retryAfterSeconds: number) {
+    super('DomainRefreshThrottled');
+  }
+}
+
+/**
+ * Operation 12: re-checks a domain at the provider, at most once per domain
+ * every 10 s across replicas. The provider's answer decides the state; a
+ * provider failure changes nothing stored (502 1122). A hostname the provider
+ * no longer has is registered again, so the domain can still be activated.
+ */
+@Injectable()
+export class RefreshDomain {
+  constructor(
+    private readonly access: HelpdeskAccess,
+    private readonly domains: DomainsRepository,
+    private readonly throttle: RefreshThrottle,
+    private readonly provider: CustomHostnameProvider,
+    private readonly registration: HostnameRegistration,
+    private readonly clock: Clock,
+    @Inject(HELPDESK_SETTINGS) private readonly settings: HelpdeskSettings,
+  ) {}
+
+  /** `hostname` is normalised (normalizeHostname). */
+  async execute(principal: Principal, tenantID: string, hostname: string): Promise<DomainStatusResponse> {
+    await this.access.require(principal, tenantID);
+    const domain = await this.domains.find(tenantID, hostname);
+    if (!domain) throw new AppException('HelpdeskNotFound');
+    const verdict = await this.throttle.claim(domain.id, this.clock.now());
+    if (!verdict.allowed) throw new DomainRefreshThrottled(Math.ceil(verdict.retryAfterMs / 1000));
+
+    const provisioned = (domain.providerID ? await this.provider.find(domain.providerID) : undefined) ?? (await this.registration.register(hostname));
+    const state = domainStateOf(provisioned, this.settings.cnameTarget);
+    const stored = await this.domains.recordCheck(domain, { providerID: provisioned.id, status: state.status, checkedAt: this.clock.now() });
+    if (!stored) throw new AppException('HelpdeskNotFound');
+    return { cnameTarget: this.settings.cnameTarget, domain: domainView(stored), statusReason: state.statusReason };
+  }
+}
