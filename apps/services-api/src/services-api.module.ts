@@ -6,6 +6,8 @@ import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
 import { ServicesApiConfig } from './config';
+import { JobsModule } from './jobs/jobs.module';
+import { SignUpModule } from './sign-up/sign-up.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -23,7 +25,13 @@ export class ServicesApiModule {
           jwksUrl: config.OPERATOR_JWKS_URL,
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
+        JobsModule.forRoot({
+          databaseUrl: config.DATABASE_URL,
+          pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_SECONDS,
+          shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        }),
         HealthModule,
+        SignUpModule.forRoot(config),
       ],
     };
   }

@@ -6,3 +6,9 @@ export { generateTestSigningKey, signOperatorToken, unsignedToken } from './sign
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
 export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from './test-database';
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
+export { startDnsStub } from './stubs/dns/dns-stub';
+export type { DnsStub, DnsZoneEntry } from './stubs/dns/dns-stub';
+export { decodeEncodedWords, parseMail } from './stubs/smtp/mime';
+export type { ParsedMail } from './stubs/smtp/mime';
+export { startSmtpStub } from './stubs/smtp/smtp-stub';
+export type { ReceivedMail, SmtpStub } from './stubs/smtp/smtp-stub';

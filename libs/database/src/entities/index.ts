@@ -1,5 +1,6 @@
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
+export { OperatorInvitationEntity } from './operator-invitation.entity';
 export { OperatorEntity } from './operator.entity';
 export { PLUGIN_CONNECTION_STATUSES, PluginConnectionEntity } from './plugin-connection.entity';
 export type { PluginConnectionStatus } from './plugin-connection.entity';
@@ -8,10 +9,11 @@ export type { PluginConnectionKind } from './plugin.entity';
 export { TenantEntity } from './tenant.entity';
 
 import { MembershipEntity } from './membership.entity';
+import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
 import { PluginEntity } from './plugin.entity';
 import { TenantEntity } from './tenant.entity';
 
 /** Every entity of the platform's database. */
-export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity];
+export const ENTITIES = [TenantEntity, OperatorEntity, MembershipEntity, PluginEntity, PluginConnectionEntity, OperatorInvitationEntity];
