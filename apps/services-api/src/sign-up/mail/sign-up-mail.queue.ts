@@ -4,6 +4,9 @@ import { PG_BOSS } from '../../jobs/jobs.module';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';
 
+/** Mails delivered in parallel by one replica's worker. */
+const BATCH_SIZE = 8;
+
 export const MAIL_RETRY_POLICY = Symbol('MAIL_RETRY_POLICY');
 
 export interface MailRetryPolicy {
@@ -46,10 +49,28 @@ export class SignUpMailQueue implements OnModuleInit {
     await this.boss.updateQueue(SIGN_UP_MAIL_QUEUE, options);
     this.workerID = await this.boss.work<SignUpMailJob>(
       SIGN_UP_MAIL_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: this.policy.pollingIntervalSeconds },
-      // A throw fails the job; pg-boss retries it per the queue's policy.
-      ([job]) => this.sender.deliver(job.data),
+      { batchSize: BATCH_SIZE, pollingIntervalSeconds: this.policy.pollingIntervalSeconds },
+      (jobs) => this.deliverBatch(jobs),
     );
+  }
+
+  /**
+   * Delivers a batch in parallel. pg-boss completes or fails a whole batch
+   * together, so each failed delivery is failed here on its own (it is then
+   * retried per the queue's policy); pg-boss completes the rest on return.
+   */
+  private async deliverBatch(jobs: PgBoss.Job<SignUpMailJob>[]): Promise<void> {
+    try {
+      const outcomes = await Promise.allSettled(jobs.map((job) => this.sender.deliver(job.data)));
+      await Promise.all(
+        outcomes.map((outcome, index) =>
+          outcome.status === 'rejected' ? this.boss.fail(SIGN_UP_MAIL_QUEUE, jobs[index].id, { message: String(outcome.reason) }) : undefined,
+        ),
+      );
+    } finally {
+      // A full or partial batch may mean more is waiting: fetch again at once rather than after a polling interval.
+      if (jobs.length > 0) this.wakeUp();
+    }
   }
 
   /** Enqueues a mail; with `db`, inside the caller's transaction (call `wakeUp` after it commits). */
