@@ -203,6 +203,8 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
 
     it.each([
       ['a domain with an A record and no MX', DOMAINS.aOnly],
+      ['a domain with an AAAA record and no MX', DOMAINS.aaaaOnly],
+      ['a domain with a null MX beside a real MX', DOMAINS.nullAndRealMx],
       ['a domain whose DNS server fails (SERVFAIL)', DOMAINS.servfail],
       ['a domain whose DNS server does not answer in time', DOMAINS.silent],
     ])('accepts %s', async (_, domain) => {

@@ -11,6 +11,10 @@ export const DOMAINS = {
   nullMx: 'no-mail.com.br',
   /** No MX but an A record: deliverable (implicit MX). */
   aOnly: 'a-only.com.br',
+  /** No MX but an AAAA record: deliverable. */
+  aaaaOnly: 'ipv6-only.com.br',
+  /** A null MX beside a real one: not a null MX, deliverable. */
+  nullAndRealMx: 'mixed-mx.com.br',
   /** No MX, no A, no AAAA (NODATA): undeliverable. */
   noRecords: 'parked.com.br',
   /** SERVFAIL: tells nothing, accepted. */
@@ -37,6 +41,8 @@ export async function startSignUpPlatform(env: Record<string, string> = {}): Pro
     [DOMAINS.mx]: { mx: [{ exchange: `mail.${DOMAINS.mx}`, priority: 10 }] },
     [DOMAINS.nullMx]: { mx: [{ exchange: '', priority: 0 }], a: ['192.0.2.10'] },
     [DOMAINS.aOnly]: { a: ['192.0.2.11'] },
+    [DOMAINS.aaaaOnly]: { aaaa: ['2001:db8::11'] },
+    [DOMAINS.nullAndRealMx]: { mx: [{ exchange: '', priority: 0 }, { exchange: `mail.${DOMAINS.nullAndRealMx}`, priority: 10 }] },
     [DOMAINS.noRecords]: {},
     [DOMAINS.servfail]: { servfail: true },
     [DOMAINS.silent]: { silent: true },
