@@ -16,6 +16,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST' | 'DELETE';
   body?: string;
+  /** A body per request (e.g. a fresh address each time), instead of the fixed `body`. */
+  nextBody?: () => string;
   durationSeconds?: number;
   connections?: number;
 }
@@ -27,6 +29,9 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    requests: options.nextBody
+      ? [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: options.nextBody!() }) } as never]
+      : undefined,
     duration: options.durationSeconds ?? 10,
     connections: options.connections ?? 16,
   });

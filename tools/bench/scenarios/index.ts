@@ -1,7 +1,9 @@
 import { BenchContext } from '../context';
+import { emailVerification } from './email-verification';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
 export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>> = {
   'tenants-list': tenantsList,
+  'email-verification': emailVerification,
 };
