@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { IssueOperatorToken } from '@platform/contracts';
+import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
+import { TransportClient } from '@platform/transport';
 import { request, singleError } from '@platform/testing';
 import type Redis from 'ioredis';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
@@ -190,6 +194,18 @@ describe('POST /v1/operators (sign-up completion)', () => {
         { field: 'operatorLastname', received: '', allowed: 'string of 1-100 characters' },
       ]);
     });
+  });
+
+  it('gets tokens from core-tenants only for operators that exist (operator-tokens.issue)', async () => {
+    const client = env.platform.apps['services-api']!.get(TransportClient);
+    const operator = await env.platform.fixtures.operator();
+    const reply = await client.send(IssueOperatorToken, { operatorID: operator.operatorID });
+    expect(decodeJwt(reply.token).sub).toBe(operator.operatorID);
+    expect(reply.expiresInSeconds).toBe(3600);
+    const error = await client.send(IssueOperatorToken, { operatorID: randomUUID() }).catch((caught: unknown) => caught);
+    expect((error as AppException).code).toBe(1003);
+    const invalid = await client.send(IssueOperatorToken, { operatorID: 'nope' }).catch((caught: unknown) => caught);
+    expect((invalid as AppException).fields).toEqual([{ field: 'operatorID', received: 'nope', allowed: 'uuid' }]);
   });
 
   it('answers 503 5016 while the verification store is down', async () => {
