@@ -16,6 +16,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST' | 'DELETE';
   body?: string;
+  /** A body per request (e.g. a fresh address each time), instead of the fixed `body`. */
+  nextBody?: () => string;
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
@@ -33,8 +35,18 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     body: options.body,
     ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 10 }),
     connections: options.connections ?? 16,
-    ...(options.nextPath
-      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) }] }
+    ...(options.nextPath || options.nextBody
+      ? {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                ...(options.nextPath ? { path: options.nextPath() } : {}),
+                ...(options.nextBody ? { body: options.nextBody() } : {}),
+              }),
+            },
+          ],
+        }
       : {}),
   });
   return {

@@ -7,10 +7,13 @@ import { seedDemo } from '../demo/demo-fixture';
 import { ensureDatabaseExists } from '../support/ensure-database';
 import { startProviderSandbox } from '../sandbox/provider-sandbox';
 import { loadLocalEnvironment } from '../support/env-file';
+import { MailSink, startMailSink } from './mail-sink';
 
 /**
  * `npm start`: applies migrations, then runs the three apps (each its own
  * process, as in production) until stopped, seeding the demo data once.
+ * Without SMTP_URL it also runs a local mail sink with a viewer, and points
+ * services-api at it.
  */
 const APPS = [
   { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
@@ -23,6 +26,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const children: ChildProcess[] = [];
+let mailSink: MailSink | undefined;
 let stopping = false;
 
 function portOf(app: (typeof APPS)[number]): number {
@@ -54,9 +58,9 @@ function stop(exitCode: number): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve))))).then(() =>
-    process.exit(exitCode),
-  );
+  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))))
+    .then(() => mailSink?.close())
+    .then(() => process.exit(exitCode));
 }
 
 async function demoFixture(): Promise<string> {
@@ -86,6 +90,11 @@ async function main(): Promise<void> {
   // Providers whose URL points at a loopback port are played by the sandbox, in this process.
   const sandbox = process.env.PROVIDER_SANDBOX === 'off' ? undefined : await startProviderSandbox(process.env);
   for (const line of sandbox?.lines ?? []) say(`sandbox: ${line}`);
+  if (!process.env.SMTP_URL) {
+    mailSink = await startMailSink(Number(process.env.MAIL_SINK_SMTP_PORT ?? 1025), Number(process.env.MAIL_SINK_HTTP_PORT ?? 1080));
+    process.env.SMTP_URL = mailSink.smtpUrl;
+    say(`no SMTP_URL: mails go to the local sink ${mailSink.smtpUrl}, readable at ${mailSink.viewerUrl}`);
+  }
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
@@ -99,6 +108,7 @@ async function main(): Promise<void> {
   say('all apps ready:');
   for (const app of APPS) say(`  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`);
   say(`demo fixture (${DEMO_FIXTURE_FILE}; tokens last 1 h, \`npm run --silent demo:seed\` makes fresh ones):\n${fixture}`);
+  if (mailSink) say(`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`);
   say('Ctrl+C stops everything');
 }
 

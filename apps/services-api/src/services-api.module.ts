@@ -7,6 +7,8 @@ import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
 import { ServicesApiConfig } from './config';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
+import { JobsModule } from './jobs/jobs.module';
+import { SignUpModule } from './sign-up/sign-up.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -24,8 +26,14 @@ export class ServicesApiModule {
           jwksUrl: config.OPERATOR_JWKS_URL,
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
+        JobsModule.forRoot({
+          databaseUrl: config.DATABASE_URL,
+          pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_SECONDS,
+          shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        }),
         HealthModule,
         PluginConnectionsModule,
+        SignUpModule.forRoot(config),
       ],
     };
   }

@@ -6,3 +6,5 @@ export { InstallPluginConnection, InstallPluginConnectionPayload } from './plugi
 export type { InstallPluginConnectionReply } from './plugin-connections/install-plugin-connection.message';
 export { TransportPing, TransportPingPayload } from './transport-ping/transport-ping.message';
 export type { TransportPingReply } from './transport-ping/transport-ping.message';
+export { IssueOperatorToken, IssueOperatorTokenPayload } from './operator-tokens/issue-operator-token.message';
+export type { IssueOperatorTokenReply } from './operator-tokens/issue-operator-token.message';

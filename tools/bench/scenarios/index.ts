@@ -1,6 +1,7 @@
 import { BenchContext } from '../context';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
+import { emailVerification } from './email-verification';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -8,4 +9,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'tenants-list': tenantsList,
   'plugin-connections': pluginConnections,
   'helpdesk-refresh': helpdeskRefresh,
+  'email-verification': emailVerification,
 };

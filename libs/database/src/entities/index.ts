@@ -4,6 +4,7 @@ export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domai
 export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
+export { OperatorInvitationEntity } from './operator-invitation.entity';
 export { OperatorEntity } from './operator.entity';
 export { PLUGIN_CONNECTION_STATUSES, PluginConnectionEntity } from './plugin-connection.entity';
 export type { PluginConnectionStatus } from './plugin-connection.entity';
@@ -15,6 +16,7 @@ import { BillingCancellationEntity } from './billing-cancellation.entity';
 import { HelpCenterEntity } from './help-center.entity';
 import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { MembershipEntity } from './membership.entity';
+import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
 import { PluginEntity } from './plugin.entity';
@@ -30,4 +32,5 @@ export const ENTITIES = [
   BillingCancellationEntity,
   HelpCenterEntity,
   HelpdeskDomainEntity,
+  OperatorInvitationEntity,
 ];

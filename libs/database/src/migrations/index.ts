@@ -1,6 +1,12 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
-import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
+import { OperatorInvitations1764000000000 } from './1764000000000-operator-invitations';
 import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
+import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
 
 /** Every migration, oldest first. A new migration is appended here. */
-export const MIGRATIONS = [Foundation1763700000000, HelpdeskDomains1764100000000, PluginConnectionLifecycle1764200000000];
+export const MIGRATIONS = [
+  Foundation1763700000000,
+  OperatorInvitations1764000000000,
+  HelpdeskDomains1764100000000,
+  PluginConnectionLifecycle1764200000000,
+];

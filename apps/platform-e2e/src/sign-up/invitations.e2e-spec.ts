@@ -1,0 +1,171 @@
+import { OperatorFixture, ReceivedMail, request, singleError } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshAddress, signUp, SignUpPlatform, startSignUpPlatform } from './sign-up-support';
+
+const PASSWORD = 'a long enough secret';
+const TOKEN_ALLOWED = 'an unused, unexpired invitation token for operatorEmail';
+
+const invalidTokenBody = (received: string) => ({
+  errors: [
+    {
+      statusCode: 400,
+      error: 'RequestValidationError',
+      error_code: 1002,
+      message: 'Invalid request data.',
+      fields: [{ field: 'invitationToken', received, allowed: TOKEN_ALLOWED }],
+    },
+  ],
+});
+
+/** The invitation token of an invitation mail (its text body, on a line of its own). */
+function tokenOf(mail: ReceivedMail): string {
+  const token = /^([A-Za-z0-9_-]{43})$/m.exec(mail.text)?.[1];
+  if (!token) throw new Error(`no token in mail: ${mail.text}`);
+  return token;
+}
+
+describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations, then POST /v1/operators with invitationToken', () => {
+  let env: SignUpPlatform;
+  let tenantID: string;
+  let owner: OperatorFixture;
+  let member: OperatorFixture;
+  let ownerToken: string;
+
+  const invite = (tenant: string, body: unknown, token: string | null = ownerToken, headers: Record<string, string> = {}) =>
+    request(env.platform.servicesUrl, `/v1/tenants/${tenant}/operators/invitations`, {
+      method: 'POST',
+      body,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
+
+  async function invitedToken(address: string): Promise<string> {
+    const since = env.smtp.mails.length;
+    const response = await invite(tenantID, { operatorEmail: address });
+    expect(response.status).toBe(201);
+    return tokenOf(await env.smtp.nextMailTo(address, { since }));
+  }
+
+  beforeAll(async () => {
+    env = await startSignUpPlatform();
+    tenantID = await env.platform.fixtures.tenant('Acme Atendimento');
+    owner = await env.platform.fixtures.operator({ firstname: 'Olivia' });
+    member = await env.platform.fixtures.operator();
+    await env.platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
+    await env.platform.fixtures.membership(tenantID, member.operatorID, 'member');
+    ownerToken = await env.platform.tokenFor(owner.operatorID);
+  });
+  afterAll(() => env.close());
+
+  it('mails a single-use token; signing up with it makes the operator a member of the tenant, without a code', async () => {
+    const address = freshAddress();
+    const response = await invite(tenantID, { operatorEmail: ` ${address.toUpperCase()} ` });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ data: { invitationID: expect.any(String), tenantID, operatorEmail: address, expiresAt: expect.any(String) } });
+    const expiresIn = Date.parse(response.body.data.expiresAt) - Date.now();
+    expect(expiresIn).toBeGreaterThan(167 * 3_600_000);
+    expect(expiresIn).toBeLessThanOrEqual(168 * 3_600_000);
+
+    const mail = await env.smtp.nextMailTo(address);
+    expect(mail.subject).toBe('Convite para a equipe Acme Atendimento');
+    expect(mail.text).toContain('Olivia convidou você');
+    const token = tokenOf(mail);
+    expect(mail.html).toContain(token);
+
+    const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
+    expect(created.status).toBe(201);
+    expect(created.body.data.operatorEmail).toBe(address);
+    const tenants = await request(env.platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${created.body.data.token}` } });
+    expect(tenants.body).toEqual({ data: [{ tenantID, tenantName: 'Acme Atendimento', role: 'member' }] });
+  });
+
+  it('writes the invitation in English when asked to', async () => {
+    const address = freshAddress();
+    await invite(tenantID, { operatorEmail: address }, ownerToken, { 'accept-language': 'en-US' });
+    expect((await env.smtp.nextMailTo(address)).subject).toBe('Invitation to join Acme Atendimento');
+  });
+
+  it('refuses a used token', async () => {
+    const address = freshAddress();
+    const token = await invitedToken(address);
+    const body = { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token };
+    expect((await signUp(env.platform, body)).status).toBe(201);
+    const again = await signUp(env.platform, { ...body, operatorEmail: address });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(invalidTokenBody(token));
+  });
+
+  it('refuses an expired token', async () => {
+    const address = freshAddress();
+    const token = await invitedToken(address);
+    env.advanceClock(168 * 3_600_000 + 1);
+    const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
+    expect(response.body).toEqual(invalidTokenBody(token));
+  });
+
+  it('refuses a token for another address, and an unknown token', async () => {
+    const token = await invitedToken(freshAddress());
+    const other = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
+    expect(other.body).toEqual(invalidTokenBody(token));
+    const unknown = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Nova', password: PASSWORD, invitationToken: 'not-a-token' });
+    expect(unknown.body).toEqual(invalidTokenBody('not-a-token'));
+  });
+
+  it('refuses an invitation for an address that already has an account, as an invalid token', async () => {
+    const existing = await env.platform.fixtures.operator({ email: freshAddress() });
+    const token = await invitedToken(existing.email);
+    const response = await signUp(env.platform, { operatorEmail: existing.email, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
+    expect(response.body).toEqual(invalidTokenBody(token));
+  });
+
+  describe('who may invite', () => {
+    it('refuses a member who is not an owner: 403 1004', async () => {
+      const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(member.operatorID));
+      expect(response.status).toBe(403);
+      expect(singleError(response.body)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+    });
+
+    it('refuses an operator of another tenant: 403 1004', async () => {
+      const outsider = await env.platform.fixtures.operator();
+      await env.platform.fixtures.membership(await env.platform.fixtures.tenant(), outsider.operatorID, 'owner');
+      const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(outsider.operatorID));
+      expect(singleError(response.body).error_code).toBe(1004);
+    });
+
+    it('answers 404 1062 for an unknown tenant', async () => {
+      const response = await invite('3f1c9a52-7a4e-4d8b-9a61-0c2f5e8b7d10', { operatorEmail: freshAddress() });
+      expect(response.status).toBe(404);
+      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+    });
+
+    it('answers 401 1003 without a token', async () => {
+      const response = await invite(tenantID, { operatorEmail: freshAddress() }, null);
+      expect(response.status).toBe(401);
+      expect(singleError(response.body).error_code).toBe(1003);
+    });
+
+    it('answers 400 1001 for an empty tenantID and 400 1002 for a malformed one or a bad body', async () => {
+      const empty = await invite('', { operatorEmail: freshAddress() });
+      expect(empty.status).toBe(400);
+      expect(singleError(empty.body).error_code).toBe(1001);
+      const malformed = await invite('not-a-uuid', { operatorEmail: freshAddress() });
+      expect(singleError(malformed.body).fields).toEqual([
+        { field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' },
+      ]);
+      const badBody = await invite(tenantID, { operatorEmail: 'nope', role: 'owner' });
+      expect(singleError(badBody.body).fields).toEqual([
+        { field: 'role', received: 'owner', allowed: 'no such field' },
+        {
+          field: 'operatorEmail',
+          received: 'nope',
+          allowed: 'e-mail address (no leading dot, no consecutive dots, domain with a dot and an alphabetic top-level part of 2+ letters)',
+        },
+      ]);
+    });
+
+    it('refuses a disposable address: 422 1847', async () => {
+      const response = await invite(tenantID, { operatorEmail: 'someone@mailinator.com' });
+      expect(response.status).toBe(422);
+      expect(singleError(response.body).error_code).toBe(1847);
+    });
+  });
+});

@@ -1,0 +1,99 @@
+import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CompleteSignUp } from './complete-sign-up.use-case';
+import { InviteOperator } from './invite-operator.use-case';
+import { mailLanguageOf } from './mail/mail-language';
+import { RequestEmailVerification } from './request-email-verification.use-case';
+import { TooManyVerificationRequests } from './sign-up-errors';
+import {
+  EmailVerificationBody,
+  EmailVerificationResponse,
+  InvitationBody,
+  InvitationParams,
+  InvitationResponse,
+  SignUpBody,
+  SignUpResponse,
+} from './sign-up.dto';
+
+const LANGUAGE_HEADER = {
+  name: 'accept-language',
+  required: false,
+  description: 'Chooses the mail\'s language: pt (any region) gives pt-BR, en gives English, by weight; pt-BR otherwise.',
+};
+
+@ApiTags('Operators')
+@Controller('v1')
+export class SignUpController {
+  constructor(
+    private readonly verification: RequestEmailVerification,
+    private readonly signUp: CompleteSignUp,
+    private readonly invitations: InviteOperator,
+  ) {}
+
+  /** SPEC.md operation 8. */
+  @Post('operators/email-verification')
+  @HttpCode(202)
+  @ApiHeader(LANGUAGE_HEADER)
+  @ApiOperation({
+    summary: 'Request operator email verification',
+    description:
+      'Mails a six-digit code valid 10 minutes (in the background). One request per address per minute and a per-IP limit: 429 1071 with ' +
+      'Retry-After. Disposable or undeliverable domains: 422 1847. An address that already has an account gets the same 202 and no mail. ' +
+      'Errors: 400 1002, 422 1847, 429 1071, 500 5999, 503 5016.',
+  })
+  @ApiAcceptedResponse({ type: EmailVerificationResponse })
+  async requestVerification(
+    @Body() body: EmailVerificationBody,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<EmailVerificationResponse> {
+    try {
+      const data = await this.verification.execute({
+        operatorEmail: body.operatorEmail,
+        operatorFirstname: body.operatorFirstname,
+        clientIp: request.ip,
+        language: mailLanguageOf(acceptLanguage),
+      });
+      return { data };
+    } catch (error) {
+      if (error instanceof TooManyVerificationRequests) void reply.header('retry-after', String(error.retryAfterSeconds));
+      throw error;
+    }
+  }
+
+  /** Completes a sign-up (SPEC.md leaves the body open: docs/sign-up.md). */
+  @Post('operators')
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Sign up an operator',
+    description:
+      'Creates the operator with the code of operation 8 (or an invitation token) and answers an operator token. A wrong, expired or burnt ' +
+      'code, or an address that already has an account: 400 1002 naming emailVerificationCode. Errors: 400 1002, 500 5999, 503 5016.',
+  })
+  @ApiCreatedResponse({ type: SignUpResponse })
+  async complete(@Body() body: SignUpBody): Promise<SignUpResponse> {
+    return { data: await this.signUp.execute(body) };
+  }
+
+  /** A tenant owner invites an address; the invitee signs up with the mailed token. */
+  @Post('tenants/:tenantID/operators/invitations')
+  @HttpCode(201)
+  @Auth('operator')
+  @ApiHeader(LANGUAGE_HEADER)
+  @ApiOperation({
+    summary: 'Invite an operator to a tenant',
+    description: 'Owners only. Mails a single-use invitation token. Errors: 400 1001/1002, 401 1003, 403 1004, 404 1062, 422 1847, 503 5016.',
+  })
+  @ApiCreatedResponse({ type: InvitationResponse })
+  async invite(
+    @CurrentPrincipal() principal: OperatorPrincipal,
+    @Param() params: InvitationParams,
+    @Body() body: InvitationBody,
+    @Headers('accept-language') acceptLanguage: string | undefined,
+  ): Promise<InvitationResponse> {
+    return { data: await this.invitations.execute(principal, params.tenantID, body.operatorEmail, mailLanguageOf(acceptLanguage)) };
+  }
+}

@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { RateLimitRule } from '@platform/redis';
+import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
+import { Clock } from './clock';
+import { CompleteSignUp } from './complete-sign-up.use-case';
+import { EmailDomainCheck } from './email-domain-check';
+import { INVITATION_TTL_MS, InviteOperator } from './invite-operator.use-case';
+import { Mailer, SmtpMailer } from './mail/mailer';
+import { MAIL_RETRY_POLICY, MailRetryPolicy, SignUpMailQueue } from './mail/sign-up-mail.queue';
+import { SignUpMailSender } from './mail/sign-up-mail.sender';
+import { OperatorTokenClient } from './operator-token.client';
+import { OperatorsRepository } from './operators.repository';
+import { RequestEmailVerification, VERIFICATION_IP_LIMIT } from './request-email-verification.use-case';
+import { SignUpController } from './sign-up.controller';
+import { SignUpKeys } from './sign-up-keys';
+import { VerificationStore } from './verification-store';
+
+/** Operator sign-up: e-mail verification (SPEC.md operation 8), sign-up completion and tenant invitations. */
+@Module({})
+export class SignUpModule {
+  static forRoot(config: ServicesApiConfig): DynamicModule {
+    const ipLimit: RateLimitRule = {
+      name: 'email-verification:ip',
+      limit: config.EMAIL_VERIFICATION_REQUESTS_PER_IP,
+      windowSeconds: config.EMAIL_VERIFICATION_IP_WINDOW_SECONDS,
+    };
+    const retryPolicy: MailRetryPolicy = {
+      retryLimit: config.EMAIL_RETRY_LIMIT,
+      retryDelaySeconds: config.EMAIL_RETRY_DELAY_SECONDS,
+      pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_SECONDS,
+    };
+    const domainCheck = new EmailDomainCheck({
+      enabled: config.EMAIL_DELIVERABILITY_CHECK === 'true',
+      servers: config.EMAIL_DNS_SERVERS ? config.EMAIL_DNS_SERVERS.split(',') : [],
+      timeoutMs: config.EMAIL_DNS_TIMEOUT_MS,
+    });
+    return {
+      module: SignUpModule,
+      controllers: [SignUpController],
+      providers: [
+        Clock,
+        { provide: SignUpKeys, useValue: new SignUpKeys(config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET) },
+        { provide: EmailDomainCheck, useValue: domainCheck },
+        { provide: Mailer, useFactory: () => new SmtpMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }) },
+        { provide: VERIFICATION_IP_LIMIT, useValue: ipLimit },
+        { provide: MAIL_RETRY_POLICY, useValue: retryPolicy },
+        { provide: INVITATION_TTL_MS, useValue: config.OPERATOR_INVITATION_TTL_HOURS * 3_600_000 },
+        VerificationStore,
+        OperatorsRepository,
+        OperatorTokenClient,
+        SignUpMailSender,
+        SignUpMailQueue,
+        RequestEmailVerification,
+        CompleteSignUp,
+        InviteOperator,
+      ],
+    };
+  }
+}
