@@ -6,6 +6,9 @@ import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
 import { ServicesApiConfig } from './config';
+import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { ShortcutsModule } from './shortcuts/shortcuts.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -24,6 +27,9 @@ export class ServicesApiModule {
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         HealthModule,
+        ShortcutsModule,
+        ContactSessionsModule,
+        NotificationsModule,
       ],
     };
   }
