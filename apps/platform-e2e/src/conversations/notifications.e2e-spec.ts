@@ -143,7 +143,7 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
     it('is 401 1003 without an operator token', async () => {
       const plugin = await platform.fixtures.plugin();
       await platform.fixtures.connection(tenantID, plugin.pluginID);
-      for (const headers of [{}, { authorization: plugin.authorization }]) {
+      for (const headers of [{}, { authorization: plugin.authorization }] as Record<string, string>[]) {
         const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers });
         expect(response.status).toBe(401);
         expect(singleError(response.body).error_code).toBe(1003);
