@@ -199,9 +199,11 @@ export class ShortcutsSessionsNotifications1763900000000 implements MigrationInt
       )`);
     // A session's messages in order (conversation view, processing traces).
     await queryRunner.query(`CREATE INDEX messages_session_order_idx ON messages (session_id, created_at, id)`);
+    // Deferrable, so that a bulk import can write sessions that name their last
+    // message before the messages themselves, in one transaction.
     await queryRunner.query(`
       ALTER TABLE sessions ADD CONSTRAINT sessions_last_message_id_fkey
-        FOREIGN KEY (last_message_id) REFERENCES messages (id) ON DELETE SET NULL`);
+        FOREIGN KEY (last_message_id) REFERENCES messages (id) ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE`);
 
     // A new message becomes its session's last message when it is the latest
     // (by time, then id), and moves the session's last activity with it.
