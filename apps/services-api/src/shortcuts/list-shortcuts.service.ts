@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { listMeta, offsetOf, PageRequest } from '@platform/http-common';
 import { ShortcutScope } from '@platform/database';
 import { containsPattern } from './like-pattern';
-import { splitPage } from './page-split';
+import { fromNearerEnd, splitPage } from './page-split';
 import { ShortcutListResponse } from './shortcut.dto';
 import { ShortcutsRepository, ShortcutViewer } from './shortcuts.repository';
 
@@ -31,9 +31,7 @@ export class ListShortcutsService {
     if (offset === undefined) return { data: [], meta: listMeta(request, totalCount, 0) };
 
     const slices = splitPage(offset, request.perPage, personal);
-    // A range the scope filter leaves out is read with LIMIT 0.
-    if (filter.scope === 'user-based') slices.second.limit = 0;
-    const data = await this.shortcuts.page(viewer, slices.first, slices.second);
+    const data = await this.shortcuts.page(viewer, fromNearerEnd(slices.first, personal), fromNearerEnd(slices.second, company));
     return { data, meta: listMeta(request, totalCount, data.length) };
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitPage } from './page-split';
+import { fromNearerEnd, splitPage } from './page-split';
 
 describe('splitPage', () => {
   it('takes a page inside the first range from it alone', () => {
@@ -24,6 +24,32 @@ describe('splitPage', () => {
           ...Array.from({ length: second.limit }, (_, index) => firstCount + second.offset + index),
         ];
         expect(rows).toEqual(Array.from({ length: perPage }, (_, index) => offset + index));
+      }),
+    );
+  });
+});
+
+describe('fromNearerEnd', () => {
+  it('keeps a slice in the first half as it is', () => {
+    expect(fromNearerEnd({ offset: 20, limit: 20 }, 1000)).toEqual({ offset: 20, limit: 20 });
+  });
+
+  it('reads a slice in the second half from the end', () => {
+    expect(fromNearerEnd({ offset: 980, limit: 20 }, 1000)).toEqual({ offset: 0, limit: 20, backward: true });
+    expect(fromNearerEnd({ offset: 990, limit: 20 }, 1000)).toEqual({ offset: 0, limit: 10, backward: true });
+  });
+
+  it('covers the same rows either way', () => {
+    fc.assert(
+      fc.property(fc.nat(300), fc.integer({ min: 0, max: 200 }), fc.nat(300), (offset, limit, rangeSize) => {
+        fc.pre(offset <= rangeSize);
+        const slice = fromNearerEnd({ offset, limit }, rangeSize);
+        const rows = Array.from({ length: slice.limit }, (_, index) => (slice.backward ? rangeSize - 1 - slice.offset - index : slice.offset + index)).sort(
+          (a, b) => a - b,
+        );
+        const expected = Array.from({ length: Math.max(0, Math.min(limit, rangeSize - offset)) }, (_, index) => offset + index);
+        expect(rows).toEqual(expected);
+        expect(slice.offset).toBeLessThanOrEqual(Math.ceil(rangeSize / 2));
       }),
     );
   });

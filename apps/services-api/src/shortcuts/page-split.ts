@@ -2,6 +2,8 @@
 export interface RangeSlice {
   offset: number;
   limit: number;
+  /** Read the range from its end (`offset` then counts from the last row). */
+  backward?: boolean;
 }
 
 /**
@@ -15,4 +17,16 @@ export function splitPage(offset: number, perPage: number, firstCount: number): 
     first: { offset: Math.min(offset, firstCount), limit: fromFirst },
     second: { offset: Math.max(0, offset - firstCount), limit: perPage - fromFirst },
   };
+}
+
+/**
+ * The same rows of a range of `rangeSize` rows, read from whichever end is
+ * nearer: skipping rows costs one index entry each, so a page in the second
+ * half of a long range is read backwards from its end (the last page then
+ * costs what the first does).
+ */
+export function fromNearerEnd(slice: RangeSlice, rangeSize: number): RangeSlice {
+  const limit = Math.max(0, Math.min(slice.limit, rangeSize - slice.offset));
+  const fromEnd = rangeSize - slice.offset - limit;
+  return fromEnd < slice.offset ? { offset: fromEnd, limit, backward: true } : { offset: slice.offset, limit };
 }

@@ -35,6 +35,10 @@ const COLUMNS = (alias: string) =>
 const ORDER = (alias: string) =>
   `(${alias}.scope = 'tenant-based'), ${alias}.bang COLLATE shortcut_bang_order, ${alias}.id`;
 
+/** The order within one range, or its reverse for a slice read from the end (both walk the same index). */
+const rangeOrder = (slice: RangeSlice) =>
+  slice.backward ? 'bang COLLATE shortcut_bang_order DESC, id DESC' : 'bang COLLATE shortcut_bang_order, id';
+
 function toDto(row: ShortcutRow): ShortcutDto {
   return {
     shortcutID: row.id,
@@ -71,18 +75,19 @@ export class ShortcutsRepository {
   /**
    * One page laid over the two ranges: a slice of the personal range and a
    * slice of the company-wide one. Each slice walks its own index (index-only,
-   * so skipped rows cost no heap reads), then the page's rows are fetched.
+   * so skipped rows cost no heap reads; backwards for a slice read from the
+   * range's end), then the page's rows are fetched and put in list order.
    */
   async page(viewer: ShortcutViewer, personal: RangeSlice, company: RangeSlice): Promise<ShortcutDto[]> {
     const rows: ShortcutRow[] = await this.dataSource.query(
       `WITH page AS (
          (SELECT id FROM shortcuts
            WHERE tenant_id = $1 AND scope = 'user-based' AND operator_id = $2
-           ORDER BY bang COLLATE shortcut_bang_order, id OFFSET $3 LIMIT $4)
+           ORDER BY ${rangeOrder(personal)} OFFSET $3 LIMIT $4)
          UNION ALL
          (SELECT id FROM shortcuts
            WHERE tenant_id = $1 AND scope = 'tenant-based'
-           ORDER BY bang COLLATE shortcut_bang_order, id OFFSET $5 LIMIT $6)
+           ORDER BY ${rangeOrder(company)} OFFSET $5 LIMIT $6)
        )
        SELECT ${COLUMNS('s')} FROM page JOIN shortcuts s ON s.id = page.id
         ORDER BY ${ORDER('s')}`,
