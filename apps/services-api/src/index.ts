@@ -3,3 +3,9 @@ export { createServicesApiApp, SERVICES_API_VERSION } from './bootstrap';
 export { ServicesApiConfig } from './config';
 export { PG_BOSS } from './jobs/jobs.module';
 export { Clock } from './sign-up/clock';
+// The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
+export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';
+export { ListContactSessionsService } from './contact-sessions/list-contact-sessions.service';
+export { NotificationCountsRepository } from './notifications/notification-counts.repository';
+export { ListShortcutsService } from './shortcuts/list-shortcuts.service';
+export { ShortcutsRepository } from './shortcuts/shortcuts.repository';

@@ -9,6 +9,9 @@ import { ServicesApiConfig } from './config';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { JobsModule } from './jobs/jobs.module';
 import { SignUpModule } from './sign-up/sign-up.module';
+import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { ShortcutsModule } from './shortcuts/shortcuts.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -34,6 +37,9 @@ export class ServicesApiModule {
         HealthModule,
         PluginConnectionsModule,
         SignUpModule.forRoot(config),
+        ShortcutsModule,
+        ContactSessionsModule,
+        NotificationsModule,
       ],
     };
   }

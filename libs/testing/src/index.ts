@@ -1,3 +1,5 @@
+export { ConversationFixtures } from './conversation-fixtures';
+export type { MessageFixtureOptions, NotificationFixtureOptions, SessionFixtureOptions, ShortcutFixtureOptions } from './conversation-fixtures';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';

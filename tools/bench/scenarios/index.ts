@@ -2,6 +2,7 @@ import { BenchContext } from '../context';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
 import { emailVerification } from './email-verification';
+import { conversations } from './conversations';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -10,4 +11,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'plugin-connections': pluginConnections,
   'helpdesk-refresh': helpdeskRefresh,
   'email-verification': emailVerification,
+  conversations,
 };

@@ -1,5 +1,6 @@
 import { FixtureBuilder } from '@platform/testing';
 import { EntityManager } from 'typeorm';
+import { seedConversations } from './conversations';
 import { seedHelpdesk } from './helpdesk';
 
 /** The base fixture (tenants, operators, plugins) an area seeder builds on. */
@@ -31,4 +32,4 @@ export interface AreaFixtures {
 export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
 
 /** Area seeders, run in order after the base fixture. */
-export const AREA_SEEDERS: AreaSeeder[] = [seedHelpdesk];
+export const AREA_SEEDERS: AreaSeeder[] = [seedConversations, seedHelpdesk];

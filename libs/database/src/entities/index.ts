@@ -1,25 +1,42 @@
 export { BillingCancellationEntity } from './billing-cancellation.entity';
+export { ContactEntity } from './contact.entity';
 export { HelpCenterEntity } from './help-center.entity';
 export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
 export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
+export { InboxEntity } from './inbox.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
+export { MESSAGE_DIRECTIONS, MessageEntity } from './message.entity';
+export type { MessageDirection } from './message.entity';
+export { NOTIFICATION_CATEGORIES, NotificationEntity } from './notification.entity';
+export type { NotificationCategory } from './notification.entity';
 export { OperatorInvitationEntity } from './operator-invitation.entity';
 export { OperatorEntity } from './operator.entity';
 export { PLUGIN_CONNECTION_STATUSES, PluginConnectionEntity } from './plugin-connection.entity';
 export type { PluginConnectionStatus } from './plugin-connection.entity';
 export { PLUGIN_CONNECTION_KINDS, PluginEntity } from './plugin.entity';
 export type { PluginConnectionKind } from './plugin.entity';
+export { SessionSummaryEntity } from './session-summary.entity';
+export { SessionEntity } from './session.entity';
+export { SHORTCUT_SCOPES, ShortcutEntity } from './shortcut.entity';
+export type { ShortcutContent, ShortcutScope } from './shortcut.entity';
 export { TenantEntity } from './tenant.entity';
 
 import { BillingCancellationEntity } from './billing-cancellation.entity';
+import { ContactEntity } from './contact.entity';
 import { HelpCenterEntity } from './help-center.entity';
 import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
+import { InboxEntity } from './inbox.entity';
 import { MembershipEntity } from './membership.entity';
+import { MessageEntity } from './message.entity';
+import { NotificationEntity } from './notification.entity';
 import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
 import { PluginEntity } from './plugin.entity';
+import { SessionSummaryEntity } from './session-summary.entity';
+import { SessionEntity } from './session.entity';
+import { ShortcutEntity } from './shortcut.entity';
 import { TenantEntity } from './tenant.entity';
 
 /** Every entity of the platform's database. */
@@ -33,4 +50,11 @@ export const ENTITIES = [
   HelpCenterEntity,
   HelpdeskDomainEntity,
   OperatorInvitationEntity,
+  ShortcutEntity,
+  ContactEntity,
+  InboxEntity,
+  SessionEntity,
+  MessageEntity,
+  SessionSummaryEntity,
+  NotificationEntity,
 ];

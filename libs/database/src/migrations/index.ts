@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
+import { ShortcutsSessionsNotifications1763900000000 } from './1763900000000-shortcuts-sessions-notifications';
 import { OperatorInvitations1764000000000 } from './1764000000000-operator-invitations';
 import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
 import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
@@ -6,6 +7,7 @@ import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-c
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
   Foundation1763700000000,
+  ShortcutsSessionsNotifications1763900000000,
   OperatorInvitations1764000000000,
   HelpdeskDomains1764100000000,
   PluginConnectionLifecycle1764200000000,

@@ -1,0 +1,182 @@
+import { ConversationFixtures, request, singleError } from '@platform/testing';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+type Category = 'inbox' | 'mention' | 'assignment' | 'system';
+
+interface Made {
+  id: string;
+  tenantID: string;
+  operatorID: string;
+  key: string;
+  read: boolean;
+}
+
+describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
+  let platform: TestPlatform;
+  let conversations: ConversationFixtures;
+  let tenantID: string;
+  let otherTenantID: string;
+  let operatorIDs: string[];
+  let inboxIDs: string[];
+  let otherInboxID: string;
+  let outsiderToken: string;
+  const made: Made[] = [];
+
+  const counts = async (operatorID: string, tenant = tenantID) =>
+    request(platform.servicesUrl, `/v1/tenants/${tenant}/notifications`, { headers: { authorization: `Bearer ${await platform.tokenFor(operatorID)}` } });
+
+  /** The counts the endpoint should answer, done here from what the test made. */
+  const expected = (operatorID: string, tenant = tenantID) => {
+    const result: Record<string, number> = {};
+    for (const notification of made) {
+      if (notification.operatorID !== operatorID || notification.tenantID !== tenant || notification.read) continue;
+      result[notification.key] = (result[notification.key] ?? 0) + 1;
+    }
+    return result;
+  };
+
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['services-api'] });
+    const { fixtures } = platform;
+    conversations = new ConversationFixtures(platform.dataSource);
+    tenantID = await fixtures.tenant();
+    otherTenantID = await fixtures.tenant();
+    operatorIDs = [];
+    for (let index = 0; index < 3; index += 1) {
+      const operator = await fixtures.operator();
+      await fixtures.membership(tenantID, operator.operatorID, index === 0 ? 'owner' : 'member');
+      operatorIDs.push(operator.operatorID);
+    }
+    // The first operator belongs to the other tenant too, with notifications there.
+    await fixtures.membership(otherTenantID, operatorIDs[0], 'member');
+    const outsider = await fixtures.operator();
+    await fixtures.membership(otherTenantID, outsider.operatorID, 'owner');
+    outsiderToken = await platform.tokenFor(outsider.operatorID);
+    inboxIDs = [await conversations.inbox(tenantID, { name: 'WhatsApp' }), await conversations.inbox(tenantID, { name: 'Chat do site', channel: 'webchat' })];
+    otherInboxID = await conversations.inbox(otherTenantID);
+
+    // A random but reproducible mix of operators, tenants, categories, inboxes and read states.
+    const plan = fc.sample(
+      fc.record({
+        operator: fc.integer({ min: 0, max: 2 }),
+        otherTenant: fc.boolean(),
+        category: fc.constantFrom<Category>('inbox', 'mention', 'assignment', 'system'),
+        inbox: fc.integer({ min: 0, max: 1 }),
+        read: fc.boolean(),
+      }),
+      { numRuns: 120, seed: 1414 },
+    );
+    for (const step of plan) {
+      const inTenant = step.otherTenant && step.operator === 0 ? otherTenantID : tenantID;
+      const inboxID = step.category === 'inbox' ? (inTenant === tenantID ? inboxIDs[step.inbox] : otherInboxID) : undefined;
+      const operatorID = operatorIDs[step.operator];
+      const id = await conversations.notification(inTenant, { operatorID, category: step.category, inboxID, read: step.read });
+      made.push({ id, tenantID: inTenant, operatorID, key: inboxID ?? step.category, read: step.read });
+    }
+  });
+  afterAll(() => platform.close());
+
+  it('answers each operator\'s unread counts by category, equal to counting the notifications', async () => {
+    for (const operatorID of operatorIDs) {
+      const response = await counts(operatorID);
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual(expected(operatorID));
+    }
+    expect(Object.keys(expected(operatorIDs[0]))).toEqual(expect.arrayContaining([inboxIDs[0], inboxIDs[1], 'mention', 'assignment', 'system']));
+  });
+
+  it('counts per tenant: the same operator elsewhere has other counts', async () => {
+    const response = await counts(operatorIDs[0], otherTenantID);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(expected(operatorIDs[0], otherTenantID));
+    expect(Object.keys(response.body).length).toBeGreaterThan(0);
+  });
+
+  it('follows reads, new notifications and deletions', async () => {
+    const operatorID = operatorIDs[1];
+    const unread = made.filter((notification) => notification.operatorID === operatorID && !notification.read);
+    const toRead = unread.slice(0, 5);
+    await platform.dataSource.query('UPDATE notifications SET read_at = now() WHERE id = ANY ($1)', [toRead.map((notification) => notification.id)]);
+    for (const notification of toRead) notification.read = true;
+    const toDelete = made.filter((notification) => notification.operatorID === operatorID && !notification.read).slice(0, 3);
+    await platform.dataSource.query('DELETE FROM notifications WHERE id = ANY ($1)', [toDelete.map((notification) => notification.id)]);
+    made.splice(0, made.length, ...made.filter((notification) => !toDelete.includes(notification)));
+    const id = await conversations.notification(tenantID, { operatorID, category: 'mention' });
+    made.push({ id, tenantID, operatorID, key: 'mention', read: false });
+
+    const response = await counts(operatorID);
+    expect(response.body).toEqual(expected(operatorID));
+  });
+
+  it('answers an empty object to an operator with nothing unread', async () => {
+    const quiet = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, quiet.operatorID, 'member');
+    await conversations.notification(tenantID, { operatorID: quiet.operatorID, category: 'system', read: true });
+    const response = await counts(quiet.operatorID);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({});
+  });
+
+  describe('errors', () => {
+    it('is 400 1001 for an empty tenantID', async () => {
+      const response = await request(platform.servicesUrl, '/v1/tenants//notifications', {
+        headers: { authorization: `Bearer ${await platform.tokenFor(operatorIDs[0])}` },
+      });
+      expect(response.status).toBe(400);
+      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+    });
+
+    it('is 400 1002 for a malformed tenantID', async () => {
+      const response = await counts(operatorIDs[0], 'not-a-uuid');
+      expect(response.status).toBe(400);
+      expect(singleError(response.body)).toEqual({
+        statusCode: 400,
+        error: 'RequestValidationError',
+        error_code: 1002,
+        message: 'Invalid request data.',
+        fields: [{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }],
+      });
+    });
+
+    it('is 401 1003 without an operator token', async () => {
+      const plugin = await platform.fixtures.plugin();
+      await platform.fixtures.connection(tenantID, plugin.pluginID);
+      for (const headers of [{}, { authorization: plugin.authorization }] as Record<string, string>[]) {
+        const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers });
+        expect(response.status).toBe(401);
+        expect(singleError(response.body).error_code).toBe(1003);
+      }
+    });
+
+    it('is 403 1004 for an operator who does not belong to the tenant', async () => {
+      const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers: { authorization: `Bearer ${outsiderToken}` } });
+      expect(response.status).toBe(403);
+      expect(singleError(response.body)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+    });
+
+    it('is 404 1062 for a tenant that does not exist', async () => {
+      const response = await counts(operatorIDs[0], '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
+      expect(response.status).toBe(404);
+      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+    });
+
+    it('is 500 5999 without internals when the database fails', async () => {
+      await platform.dataSource.query('ALTER TABLE notification_unread_counts RENAME TO notification_unread_counts_away');
+      try {
+        const response = await counts(operatorIDs[0]);
+        expect(response.status).toBe(500);
+        expect(singleError(response.body)).toEqual({
+          statusCode: 500,
+          error: 'UnknownError',
+          error_code: 5999,
+          message: 'For some unknown reason your request has not succeeded.',
+        });
+        expect(JSON.stringify(response.body)).not.toContain('notification');
+      } finally {
+        await platform.dataSource.query('ALTER TABLE notification_unread_counts_away RENAME TO notification_unread_counts');
+      }
+    });
+  });
+});

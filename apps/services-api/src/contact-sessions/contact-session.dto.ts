@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsUuidValue, PaginationQuery } from '@platform/http-common';
+
+/** SPEC.md, Limits: contact session pages hold 1-50 sessions. */
+export const CONTACT_SESSIONS_MAX_PER_PAGE = 50;
+
+export class ContactSessionsParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  tenantID!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  contactID!: string;
+}
+
+export class ContactSessionsQuery extends PaginationQuery(CONTACT_SESSIONS_MAX_PER_PAGE) {}
+
+export class LastMessageDto {
+  @ApiProperty({ enum: ['inbound', 'outbound'] }) messageDirection!: string;
+  @ApiProperty({ example: 'text' }) messageKey!: string;
+  @ApiProperty({ example: 2 }) messageStatus!: number;
+  @ApiProperty({ description: 'Any JSON value', example: 'Olá, tudo bem?' }) messageValue!: unknown;
+}
+
+export class SessionDto {
+  @ApiProperty({ format: 'uuid' }) sessionID!: string;
+  @ApiProperty({ format: 'uuid' }) tenantID!: string;
+  @ApiProperty({ format: 'uuid' }) contactID!: string;
+  @ApiProperty({ format: 'uuid' }) inboxID!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'null while unassigned' }) operatorID!: string | null;
+  @ApiProperty({ type: [String] }) operatorParticipantsIDs!: string[];
+  @ApiProperty({ example: 'whatsapp' }) sessionChannel!: string;
+  @ApiProperty({ example: 'chat' }) sessionType!: string;
+  @ApiProperty() sessionActive!: boolean;
+  @ApiProperty() sessionListed!: boolean;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'null while the session has no message' }) sessionLastMessageID!: string | null;
+  @ApiProperty({ type: LastMessageDto, nullable: true, description: 'null while the session has no message' }) lastMessage!: LastMessageDto | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The AI summary; absent when none exists' })
+  sessionSummary?: Record<string, unknown>;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) closedAt!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) manualAt!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) queuedAt!: string | null;
+}
+
+export class SessionListMetaDto {
+  @ApiProperty() currentPage!: number;
+  @ApiProperty() hasMore!: boolean;
+  @ApiProperty() perPage!: number;
+  @ApiProperty() totalCount!: number;
+}
+
+export class ContactSessionsResponse {
+  @ApiProperty({ type: [SessionDto] }) data!: SessionDto[];
+  @ApiProperty({ type: SessionListMetaDto }) meta!: SessionListMetaDto;
+}

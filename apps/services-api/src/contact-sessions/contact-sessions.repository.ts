@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SessionDto } from './contact-session.dto';
+import { SessionVisibility } from './session-visibility';
+
+interface SessionRow {
+  id: string;
+  tenant_id: string;
+  contact_id: string;
+  inbox_id: string;
+  operator_id: string | null;
+  operator_participants_ids: string[];
+  channel: string;
+  type: string;
+  active: boolean;
+  listed: boolean;
+  last_message_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  closed_at: Date | null;
+  manual_at: Date | null;
+  queued_at: Date | null;
+  message_direction: string | null;
+  message_key: string | null;
+  message_status: number | null;
+  message_value: unknown;
+  summary: Record<string, unknown> | null;
+}
+
+/** The operator's visibility rule over `alias`; `$3` is the operator. */
+const VISIBLE_TO_OPERATOR = (alias: string) =>
+  `(${alias}.listed OR ${alias}.operator_id = $3 OR $3 = ANY (${alias}.operator_participants_ids))`;
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+function toDto(row: SessionRow): SessionDto {
+  const session: SessionDto = {
+    sessionID: row.id,
+    tenantID: row.tenant_id,
+    contactID: row.contact_id,
+    inboxID: row.inbox_id,
+    operatorID: row.operator_id,
+    operatorParticipantsIDs: row.operator_participants_ids,
+    sessionChannel: row.channel,
+    sessionType: row.type,
+    sessionActive: row.active,
+    sessionListed: row.listed,
+    sessionLastMessageID: row.last_message_id,
+    lastMessage:
+      row.last_message_id === null
+        ? null
+        : {
+            messageDirection: row.message_direction as string,
+            messageKey: row.message_key as string,
+            messageStatus: row.message_status as number,
+            messageValue: row.message_value,
+          },
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    closedAt: iso(row.closed_at),
+    manualAt: iso(row.manual_at),
+    queuedAt: iso(row.queued_at),
+  };
+  if (row.summary !== null) session.sessionSummary = row.summary;
+  return session;
+}
+
+@Injectable()
+export class ContactSessionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * How many of the contact's sessions the viewer may list. The contact's
+   * total and listed counts are trigger-kept counters; an operator adds the
+   * unlisted sessions they are on, read from a partial index of unlisted
+   * sessions (so the cost follows the contact's unlisted sessions only).
+   */
+  async countVisible(tenantID: string, contactID: string, visibility: SessionVisibility): Promise<number> {
+    if (visibility.kind === 'all') {
+      const rows: { total: string }[] = await this.dataSource.query(
+        'SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2',
+        [tenantID, contactID],
+      );
+      return rows.length ? Number(rows[0].total) : 0;
+    }
+    const rows: { total: string }[] = await this.dataSource.query(
+      `SELECT coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)
+            + (SELECT count(*) FROM sessions s
+                WHERE s.tenant_id = $1 AND s.contact_id = $2 AND NOT s.listed
+                  AND (s.operator_id = $3 OR $3 = ANY (s.operator_participants_ids))) AS total`,
+      [tenantID, contactID, visibility.operatorID],
+    );
+    return Number(rows[0].total);
+  }
+
+  /**
+   * One page, most recently active first (last activity, then id, both
+   * descending). The page's ids come from an index-only walk of
+   * sessions_contact_activity_idx (visibility is checked on its INCLUDE
+   * columns), then only those sessions, their last messages and summaries are read.
+   */
+  async page(tenantID: string, contactID: string, visibility: SessionVisibility, page: { offset: number; limit: number }): Promise<SessionDto[]> {
+    const operatorFilter = visibility.kind === 'operator' ? `AND ${VISIBLE_TO_OPERATOR('v')}` : '';
+    const parameters: unknown[] = [tenantID, contactID];
+    if (visibility.kind === 'operator') parameters.push(visibility.operatorID);
+    const offsetParameter = `$${parameters.length + 1}`;
+    const limitParameter = `$${parameters.length + 2}`;
+    parameters.push(page.offset, page.limit);
+    const rows: SessionRow[] = await this.dataSource.query(
+      `WITH page AS (
+         SELECT v.id, v.last_activity_at FROM sessions v
+          WHERE v.tenant_id = $1 AND v.contact_id = $2 ${operatorFilter}
+          ORDER BY v.last_activity_at DESC, v.id DESC
+         OFFSET ${offsetParameter} LIMIT ${limitParameter}
+       )
+       SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
+              s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
+              m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
+              ss.summary
+         FROM page
+         JOIN sessions s ON s.id = page.id
+         LEFT JOIN messages m ON m.id = s.last_message_id
+         LEFT JOIN session_summaries ss ON ss.session_id = s.id
+        ORDER BY page.last_activity_at DESC, page.id DESC`,
+      parameters,
+    );
+    return rows.map(toDto);
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { pageRequestOf, pageStatus } from '@platform/http-common';
+import type { FastifyReply } from 'fastify';
+import { ListShortcutsService } from './list-shortcuts.service';
+import { ShortcutListParams, ShortcutListQuery, ShortcutListResponse } from './shortcut.dto';
+
+@ApiTags('Operators/Shortcuts')
+@Controller('v1/tenants/:tenantID/operators/shortcuts')
+export class ShortcutsController {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly listShortcuts: ListShortcutsService,
+  ) {}
+
+  /** Operation 7 of SPEC.md. */
+  @Get()
+  @Auth('operator')
+  @ApiOperation({
+    summary: 'List operator shortcuts',
+    description:
+      'The requesting operator\'s personal shortcuts, then every company-wide one; each group by shortcutBang ' +
+      '(case- and accent-insensitive), then shortcutID. Errors: 400 1001/1002, 401 1003, 403 1004, 500 5999.',
+  })
+  @ApiResponse({ status: 200, type: ShortcutListResponse, description: 'The last page' })
+  @ApiResponse({ status: 206, type: ShortcutListResponse, description: 'More pages follow' })
+  async list(
+    @CurrentPrincipal() principal: OperatorPrincipal,
+    @Param() params: ShortcutListParams,
+    @Query() query: ShortcutListQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ShortcutListResponse> {
+    await this.access.require(principal, params.tenantID);
+    const viewer = { tenantID: params.tenantID.toLowerCase(), operatorID: principal.operatorID };
+    const response = await this.listShortcuts.list(viewer, { scope: query.scope, search: query.search }, pageRequestOf(query));
+    reply.status(pageStatus(response.meta));
+    return response;
+  }
+}

@@ -1,0 +1,26 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { SessionEntity } from './session.entity';
+
+/** The AI summary of a session (at most one; a new summary replaces the old). */
+@Entity({ name: 'session_summaries' })
+export class SessionSummaryEntity {
+  @PrimaryColumn({ name: 'session_id', type: 'uuid', primaryKeyConstraintName: 'session_summaries_pkey' })
+  sessionId!: string;
+
+  @Column({ name: 'tenant_id', type: 'uuid' })
+  tenantId!: string;
+
+  /** Free-form object (SPEC.md does not show its structure). */
+  @Column({ type: 'jsonb' })
+  summary!: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @OneToOne(() => SessionEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'session_id', foreignKeyConstraintName: 'session_summaries_session_id_fkey' })
+  session?: SessionEntity;
+}
