@@ -5,7 +5,10 @@ import { HealthModule } from '@platform/health';
 import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
+import { CampaignModelsModule } from './campaign-models/campaign-models.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
+import { JobsModule } from './jobs/jobs.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -24,6 +27,23 @@ export class ServicesApiModule {
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         HealthModule,
+        JobsModule.forRoot({
+          databaseUrl: config.DATABASE_URL,
+          applicationName: 'services-api-jobs',
+          poolSize: 2,
+          pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
+        }),
+        CampaignModelsModule.forRoot({
+          provider: {
+            baseUrl: config.WHATSAPP_API_BASE_URL,
+            version: config.WHATSAPP_API_VERSION,
+            accessToken: config.WHATSAPP_ACCESS_TOKEN,
+            timeoutMs: config.WHATSAPP_TIMEOUT_MS,
+          },
+          retry: { firstDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_SECONDS, maxDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_MAX_SECONDS },
+          webhookAppSecret: config.WHATSAPP_APP_SECRET,
+        }),
+        CampaignsModule,
       ],
     };
   }

@@ -1,3 +1,5 @@
+export { CampaignFixtures } from './campaign-fixtures';
+export type { MessagingChannelFixture } from './campaign-fixtures';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';
@@ -6,3 +8,5 @@ export { generateTestSigningKey, signOperatorToken, unsignedToken } from './sign
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
 export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from './test-database';
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
+export { signWebhookBody, WhatsAppTemplateStub } from './stubs/whatsapp';
+export type { StubRefusal, StubRequest, StubTemplate, WhatsAppStubMode } from './stubs/whatsapp';

@@ -1,0 +1,52 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
+
+/**
+ * Durable background work for services-api: one pg-boss instance (jobs kept
+ * in PostgreSQL, in pg-boss's own `pgboss` schema, which it creates and
+ * migrates itself), started before the app serves and stopped with it.
+ *
+ * Features inject `PG_BOSS` to send jobs (inside their own transaction with
+ * `jobDatabaseOf`) and register their workers in `onApplicationBootstrap`
+ * with `registerWorker`.
+ */
+@Global()
+@Module({})
+export class JobsModule implements OnApplicationShutdown {
+  private readonly logger = new Logger('Jobs');
+
+  constructor(@Inject(PG_BOSS) private readonly boss: PgBoss) {}
+
+  static forRoot(settings: JobsSettings): DynamicModule {
+    return {
+      module: JobsModule,
+      providers: [
+        { provide: JOBS_SETTINGS, useValue: settings },
+        {
+          provide: PG_BOSS,
+          useFactory: async () => {
+            const logger = new Logger('Jobs');
+            const boss = new PgBoss({
+              connectionString: settings.databaseUrl,
+              application_name: settings.applicationName,
+              max: settings.poolSize,
+              // Maintenance (expiry, archive) runs in every replica; pg-boss serialises it with an advisory lock.
+              supervise: true,
+            });
+            boss.on('error', (error) => logger.error({ err: error }, 'pg-boss error'));
+            await boss.start();
+            return boss;
+          },
+        },
+      ],
+      exports: [PG_BOSS, JOBS_SETTINGS],
+    };
+  }
+
+  /** Stops fetching, lets running jobs finish within the shutdown budget, then closes the pool. */
+  async onApplicationShutdown(): Promise<void> {
+    const settings = { graceful: true, wait: true, timeout: 5_000 };
+    await this.boss.stop(settings).catch((error: unknown) => this.logger.warn({ err: error }, 'pg-boss did not stop cleanly'));
+  }
+}
