@@ -112,3 +112,38 @@ export async function readModelUntil(
   }
   throw new Error(`model ${campaignModelID} never reached the expected state; last: ${JSON.stringify(model)}`);
 }
+
+/** SPEC.md's error bodies, exactly. */
+export const ERRORS = {
+  missingTenantID: { statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' },
+  unauthorized: { statusCode: 401, error: 'UnauthorizedError', error_code: 1003, message: 'You are not authorized to perform this request.' },
+  forbidden: { statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' },
+  modelNotFound: { statusCode: 404, error: 'CampaignModelNotFoundError', error_code: 1058, message: 'Campaign model not found.' },
+  nameUnavailable: {
+    statusCode: 409,
+    error: 'CampaignModelNameUnavailableError',
+    error_code: 1066,
+    message: 'Could not derive an available campaignModelName for this channel.',
+  },
+  unknown: { statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' },
+  validation: (fields: { field: string; received: string; allowed: string }[]) => ({
+    statusCode: 400,
+    error: 'RequestValidationError',
+    error_code: 1002,
+    message: 'Invalid request data.',
+    fields,
+  }),
+};
+
+/** A tenant that does not exist. */
+export const UNKNOWN_ID = '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f';
+
+/** Runs `work` while `table` is renamed away, so the operation's query fails (the 500 5999 row). */
+export async function withTableMissing<T>(context: CampaignPlatform, table: string, work: () => Promise<T>): Promise<T> {
+  await context.platform.dataSource.query(`ALTER TABLE ${table} RENAME TO ${table}_away`);
+  try {
+    return await work();
+  } finally {
+    await context.platform.dataSource.query(`ALTER TABLE ${table}_away RENAME TO ${table}`);
+  }
+}

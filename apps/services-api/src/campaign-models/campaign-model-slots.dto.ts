@@ -138,6 +138,7 @@ export class TemplateHeaderDto {
 
 export class CampaignModelSlotsDto {
   @ApiProperty({ type: TemplateBodyDto })
+  @IsJsonObject()
   @ValidateNested()
   @Type(() => TemplateBodyDto)
   body!: TemplateBodyDto;

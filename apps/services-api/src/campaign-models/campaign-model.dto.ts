@@ -71,6 +71,7 @@ export class CreateCampaignModelBody {
   campaignModelMeta?: Record<string, unknown>;
 
   @ApiProperty({ type: CampaignModelSlotsDto })
+  @IsJsonObject()
   @ValidateNested()
   @Type(() => CampaignModelSlotsDto)
   campaignModelSlots!: CampaignModelSlotsDto;
