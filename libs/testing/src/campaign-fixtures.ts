@@ -46,11 +46,11 @@ export class CampaignFixtures {
     await this.dataSource.query(
       `INSERT INTO campaign_models (tenant_id, channel, channel_id, name, type, language, status, external_id, tags, slots,
                                     processing_at, created_at, updated_at)
-       SELECT $1, 'whatsapp', $2, $3 || '_' || n, $5, 'pt_BR', $6, (900000000000 + n)::text, $7,
+       SELECT $1, 'whatsapp', $2, $3 || '_' || n, $5, 'pt_BR', $6, ($8::bigint + n)::text, $7,
               '{"body":{"text":"Olá {{customer_name}}","variables":[{"key":"customer_name","fallback":"cliente"}]}}',
               now(), now() - make_interval(secs => ($4 - n) / 1000.0), now()
          FROM generate_series(1, $4::int) AS n`,
-      [tenantID, channelID, options.prefix ?? `model_${unique()}`, count, options.type ?? 'UTILITY', options.status ?? 'approved', options.tags ?? []],
+      [tenantID, channelID, options.prefix ?? `model_${unique()}`, count, options.type ?? 'UTILITY', options.status ?? 'approved', options.tags ?? [], 100_000_000_000_000 + Math.floor(Math.random() * 1e13)],
     );
   }
 }
