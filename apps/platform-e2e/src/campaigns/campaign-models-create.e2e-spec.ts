@@ -326,7 +326,7 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
     });
 
     it('is 401 1003 without a valid operator token, before validation', async () => {
-      for (const headers of [{}, { authorization: 'Bearer nope' }]) {
+      for (const headers of [{}, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
         const response = await request(context.platform.servicesUrl, path, { method: 'POST', headers, body: {} });
         expect(response.status).toBe(401);
         expect(singleError(response.body)).toEqual(ERRORS.unauthorized);
