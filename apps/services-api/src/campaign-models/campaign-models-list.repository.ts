@@ -96,7 +96,8 @@ export class CampaignModelsListRepository {
       page_keys AS (SELECT id FROM forward_keys UNION ALL SELECT id FROM reverse_keys)
       SELECT plan.n AS "totalCount", ${VIEW_COLUMNS}
         FROM plan
-        LEFT JOIN (page_keys JOIN campaign_models m ON m.id = page_keys.id) ON true
+        -- An array of at most perPage ids: read by primary key, never a join the planner could hash.
+        LEFT JOIN campaign_models m ON m.id = ANY (ARRAY(SELECT id FROM page_keys)) AND m.tenant_id = $1
        ORDER BY ${orderBy(request.descending)}`;
     return { sql, parameters };
   }
