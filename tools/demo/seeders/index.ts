@@ -1,5 +1,6 @@
 import { FixtureBuilder } from '@platform/testing';
 import { EntityManager } from 'typeorm';
+import { seedCampaigns } from './campaigns';
 
 /** The base fixture (tenants, operators, plugins) an area seeder builds on. */
 export interface BaseFixture {
@@ -30,4 +31,4 @@ export interface AreaFixtures {
 export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
 
 /** Area seeders, run in order after the base fixture. */
-export const AREA_SEEDERS: AreaSeeder[] = [];
+export const AREA_SEEDERS: AreaSeeder[] = [seedCampaigns];
