@@ -1,6 +1,9 @@
 import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig } from '@platform/config';
 import { IsString, Matches, MinLength, ValidateIf } from 'class-validator';
 
+/** k8s/secret.example.yaml's placeholder never passes for a secret. */
+const PLACEHOLDER_REFUSED = /^(?!change-me$)\S+$/;
+
 const inProduction = (config: ServicesApiConfig) => config.NODE_ENV === 'production';
 
 /** services-api's environment (README, Configuration). */
@@ -22,14 +25,15 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
 
   /** System-user access token the platform acts with on its clients' WhatsApp Business Accounts. Required in production. */
   @ValidateIf((config: ServicesApiConfig) => inProduction(config) || config.WHATSAPP_ACCESS_TOKEN !== undefined)
-  @IsString({ message: 'must be a non-empty string (required in production)' })
-  @MinLength(1, { message: 'must be a non-empty string (required in production)' })
+  @IsString({ message: 'must be a non-empty string, not a placeholder (required in production)' })
+  @Matches(PLACEHOLDER_REFUSED, { message: 'must be a non-empty string, not a placeholder (required in production)' })
   WHATSAPP_ACCESS_TOKEN?: string;
 
   /** App secret the provider signs status webhooks with (X-Hub-Signature-256). Required in production; without it every delivery is refused. */
   @ValidateIf((config: ServicesApiConfig) => inProduction(config) || config.WHATSAPP_APP_SECRET !== undefined)
   @IsString({ message: 'must be at least 16 characters (required in production)' })
   @MinLength(16, { message: 'must be at least 16 characters (required in production)' })
+  @Matches(PLACEHOLDER_REFUSED, { message: 'must be at least 16 characters (required in production)' })
   WHATSAPP_APP_SECRET?: string;
 
   /** Time limit of one call to the provider; past it the submission is retried in the background. */
