@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { CoreTenantsConfig } from '@apps/core-tenants';
 import { exitOnStartupFailure, loadConfig } from '@platform/config';
 import { createDataSource, runMigrations } from '@platform/database';
+import { WhatsAppTemplateStub } from '@platform/testing';
 import { seedDemo } from '../demo/demo-fixture';
 import { ensureDatabaseExists } from '../support/ensure-database';
 import { loadLocalEnvironment } from '../support/env-file';
@@ -73,6 +74,18 @@ async function demoFixture(): Promise<string> {
   }
 }
 
+/**
+ * Provider base URLs that are not set point at a local sandbox (DESIGN.md
+ * section 8): the message-template provider's stub, in this process.
+ */
+async function startProviderSandbox(): Promise<void> {
+  if (process.env.WHATSAPP_API_BASE_URL) return;
+  const templates = await WhatsAppTemplateStub.start();
+  process.env.WHATSAPP_API_BASE_URL = templates.baseUrl;
+  process.env.WHATSAPP_ACCESS_TOKEN ??= 'sandbox-system-user-token';
+  say(`message-template provider sandbox at ${templates.baseUrl}`);
+}
+
 async function main(): Promise<void> {
   const envFile = loadLocalEnvironment();
   say(`configuration from ${envFile ?? 'the environment'}`);
@@ -81,6 +94,7 @@ async function main(): Promise<void> {
   await ensureDatabaseExists(databaseUrl);
   const applied = await runMigrations(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
+  await startProviderSandbox();
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
