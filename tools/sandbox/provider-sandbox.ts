@@ -1,5 +1,5 @@
 import { SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from '@apps/plugins-helpdesk';
-import { BillingStub, CustomHostnamesStub, VmStub } from '@platform/testing';
+import { BillingStub, CustomHostnamesStub, VmStub, WhatsAppTemplateStub } from '@platform/testing';
 
 /**
  * The provider sandbox of the quick start: every external provider played on
@@ -30,6 +30,14 @@ const SANDBOX_PROVIDERS: SandboxProvider[] = [
     start: async (port) => {
       const stub = await new VmStub().start(port);
       return { stop: () => stub.stop() };
+    },
+  },
+  {
+    name: 'message templates (WhatsApp)',
+    urlVariable: 'WHATSAPP_API_BASE_URL',
+    start: async (port) => {
+      const stub = await WhatsAppTemplateStub.start(port);
+      return { stop: () => stub.close() };
     },
   },
   {

@@ -1,7 +1,7 @@
 /** What other projects (the end-to-end suite, tools) may use of services-api. */
 export { createServicesApiApp, SERVICES_API_VERSION } from './bootstrap';
 export { ServicesApiConfig } from './config';
-export { PG_BOSS } from './jobs/jobs.module';
+export { PG_BOSS } from './jobs/pg-boss.provider';
 export { Clock } from './sign-up/clock';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
 export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';
@@ -9,3 +9,5 @@ export { ListContactSessionsService } from './contact-sessions/list-contact-sess
 export { NotificationCountsRepository } from './notifications/notification-counts.repository';
 export { ListShortcutsService } from './shortcuts/list-shortcuts.service';
 export { ShortcutsRepository } from './shortcuts/shortcuts.repository';
+/** The list's SQL, for the benchmark's EXPLAIN output. */
+export { CampaignModelsListRepository } from './campaign-models/campaign-models-list.repository';

@@ -5,13 +5,15 @@ import { HealthModule } from '@platform/health';
 import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportClientModule } from '@platform/transport';
+import { CampaignModelsModule } from './campaign-models/campaign-models.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
-import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
-import { JobsModule } from './jobs/jobs.module';
-import { SignUpModule } from './sign-up/sign-up.module';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
+import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
+import { SignUpModule } from './sign-up/sign-up.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -31,15 +33,27 @@ export class ServicesApiModule {
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         JobsModule.forRoot({
           databaseUrl: config.DATABASE_URL,
-          pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_SECONDS,
-          shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+          applicationName: 'services-api-jobs',
+          poolSize: 2,
+          pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
         }),
         HealthModule,
         PluginConnectionsModule,
-        SignUpModule.forRoot(config),
+        CampaignModelsModule.forRoot({
+          provider: {
+            baseUrl: config.WHATSAPP_API_BASE_URL,
+            version: config.WHATSAPP_API_VERSION,
+            accessToken: config.WHATSAPP_ACCESS_TOKEN,
+            timeoutMs: config.WHATSAPP_TIMEOUT_MS,
+          },
+          retry: { firstDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_SECONDS, maxDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_MAX_SECONDS },
+          webhookAppSecret: config.WHATSAPP_APP_SECRET,
+        }),
+        CampaignsModule,
         ShortcutsModule,
         ContactSessionsModule,
         NotificationsModule,
+        SignUpModule.forRoot(config),
       ],
     };
   }

@@ -1,5 +1,7 @@
 export { ConversationFixtures } from './conversation-fixtures';
 export type { MessageFixtureOptions, NotificationFixtureOptions, SessionFixtureOptions, ShortcutFixtureOptions } from './conversation-fixtures';
+export { CampaignFixtures } from './campaign-fixtures';
+export type { MessagingChannelFixture } from './campaign-fixtures';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';
@@ -20,3 +22,5 @@ export { decodeEncodedWords, parseMail } from './stubs/smtp/mime';
 export type { ParsedMail } from './stubs/smtp/mime';
 export { startSmtpStub } from './stubs/smtp/smtp-stub';
 export type { ReceivedMail, SmtpStub } from './stubs/smtp/smtp-stub';
+export { signWebhookBody, WhatsAppTemplateStub } from './stubs/whatsapp';
+export type { StubRefusal, StubRequest, StubTemplate, WhatsAppStubMode } from './stubs/whatsapp';

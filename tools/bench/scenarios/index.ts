@@ -1,15 +1,17 @@
 import { BenchContext } from '../context';
+import { campaignModelsList } from './campaign-models-list';
+import { conversations } from './conversations';
+import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
-import { emailVerification } from './email-verification';
-import { conversations } from './conversations';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
 export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>> = {
   'tenants-list': tenantsList,
   'plugin-connections': pluginConnections,
-  'helpdesk-refresh': helpdeskRefresh,
-  'email-verification': emailVerification,
+  'campaign-models-list': campaignModelsList,
   conversations,
+  'email-verification': emailVerification,
+  'helpdesk-refresh': helpdeskRefresh,
 };

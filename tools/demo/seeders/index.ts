@@ -1,5 +1,6 @@
 import { FixtureBuilder } from '@platform/testing';
 import { EntityManager } from 'typeorm';
+import { seedCampaigns } from './campaigns';
 import { seedConversations } from './conversations';
 import { seedHelpdesk } from './helpdesk';
 
@@ -32,4 +33,4 @@ export interface AreaFixtures {
 export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
 
 /** Area seeders, run in order after the base fixture. */
-export const AREA_SEEDERS: AreaSeeder[] = [seedConversations, seedHelpdesk];
+export const AREA_SEEDERS: AreaSeeder[] = [seedCampaigns, seedConversations, seedHelpdesk];

@@ -56,7 +56,7 @@ export async function startSignUpPlatform(env: Record<string, string> = {}): Pro
       EMAIL_DNS_TIMEOUT_MS: '300',
       EMAIL_RETRY_DELAY_SECONDS: '1',
       EMAIL_RETRY_LIMIT: '3',
-      JOBS_POLLING_INTERVAL_SECONDS: '1',
+      JOBS_POLLING_INTERVAL_MS: '1000',
       ...env,
     },
   });

@@ -27,7 +27,7 @@ export class SignUpModule {
     const retryPolicy: MailRetryPolicy = {
       retryLimit: config.EMAIL_RETRY_LIMIT,
       retryDelaySeconds: config.EMAIL_RETRY_DELAY_SECONDS,
-      pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_SECONDS,
+      pollingIntervalSeconds: config.JOBS_POLLING_INTERVAL_MS / 1000,
     };
     const domainCheck = new EmailDomainCheck({
       enabled: config.EMAIL_DELIVERABILITY_CHECK === 'true',

@@ -1,4 +1,9 @@
 export { BillingCancellationEntity } from './billing-cancellation.entity';
+export { CampaignModelCountEntity } from './campaign-model-count.entity';
+export { CAMPAIGN_MODEL_STATUSES, CampaignModelEntity } from './campaign-model.entity';
+export type { CampaignModelStatus } from './campaign-model.entity';
+export { CAMPAIGN_STATUSES, CampaignEntity } from './campaign.entity';
+export type { CampaignStatus } from './campaign.entity';
 export { ContactEntity } from './contact.entity';
 export { HelpCenterEntity } from './help-center.entity';
 export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
@@ -8,6 +13,8 @@ export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
 export { MESSAGE_DIRECTIONS, MessageEntity } from './message.entity';
 export type { MessageDirection } from './message.entity';
+export { MESSAGING_CHANNEL_STATUSES, MESSAGING_CHANNELS, MessagingChannelEntity } from './messaging-channel.entity';
+export type { MessagingChannel, MessagingChannelStatus } from './messaging-channel.entity';
 export { NOTIFICATION_CATEGORIES, NotificationEntity } from './notification.entity';
 export type { NotificationCategory } from './notification.entity';
 export { OperatorInvitationEntity } from './operator-invitation.entity';
@@ -23,12 +30,16 @@ export type { ShortcutContent, ShortcutScope } from './shortcut.entity';
 export { TenantEntity } from './tenant.entity';
 
 import { BillingCancellationEntity } from './billing-cancellation.entity';
+import { CampaignModelCountEntity } from './campaign-model-count.entity';
+import { CampaignModelEntity } from './campaign-model.entity';
+import { CampaignEntity } from './campaign.entity';
 import { ContactEntity } from './contact.entity';
 import { HelpCenterEntity } from './help-center.entity';
 import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { InboxEntity } from './inbox.entity';
 import { MembershipEntity } from './membership.entity';
 import { MessageEntity } from './message.entity';
+import { MessagingChannelEntity } from './messaging-channel.entity';
 import { NotificationEntity } from './notification.entity';
 import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
@@ -57,4 +68,8 @@ export const ENTITIES = [
   MessageEntity,
   SessionSummaryEntity,
   NotificationEntity,
+  MessagingChannelEntity,
+  CampaignModelEntity,
+  CampaignModelCountEntity,
+  CampaignEntity,
 ];

@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
+import { CampaignModels1763800000000 } from './1763800000000-campaign-models';
 import { ShortcutsSessionsNotifications1763900000000 } from './1763900000000-shortcuts-sessions-notifications';
 import { OperatorInvitations1764000000000 } from './1764000000000-operator-invitations';
 import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
@@ -7,6 +8,7 @@ import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-c
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
   Foundation1763700000000,
+  CampaignModels1763800000000,
   ShortcutsSessionsNotifications1763900000000,
   OperatorInvitations1764000000000,
   HelpdeskDomains1764100000000,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import PgBoss from 'pg-boss';
-import { PG_BOSS } from '../../jobs/jobs.module';
+import { PG_BOSS } from '../../jobs/pg-boss.provider';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';
 

@@ -1,0 +1,154 @@
+import { request, singleError } from '@platform/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APP_SECRET, authorized, CampaignPlatform, ERRORS, modelBody, readModelUntil, startCampaignPlatform } from './campaign-platform';
+
+describe('template submission in the background, and status sync by webhook', () => {
+  let context: CampaignPlatform;
+  let path: string;
+  let webhookUrl: string;
+  const create = (name: string) =>
+    request(context.platform.servicesUrl, path, {
+      method: 'POST',
+      headers: authorized(context.owner.token),
+      body: modelBody(context.channel.channelID, { campaignModelName: name }),
+    });
+  const attemptsOf = async (campaignModelID: string) =>
+    Number((await context.platform.dataSource.query('SELECT submission_attempts FROM campaign_models WHERE id = $1', [campaignModelID]))[0].submission_attempts);
+
+  /** Waits until no submission job of the model is waiting or running. */
+  async function jobsSettled(campaignModelID: string): Promise<void> {
+    for (let attempt = 0; attempt < 60; attempt += 1) {
+      const rows: { open: string }[] = await context.platform.dataSource.query(
+        `SELECT count(*) AS open FROM pgboss.job WHERE name = 'campaign-model-submission' AND data->>'campaignModelID' = $1
+            AND state IN ('created', 'retry', 'active')`,
+        [campaignModelID],
+      );
+      if (Number(rows[0].open) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error('submission jobs never settled');
+  }
+
+  beforeAll(async () => {
+    context = await startCampaignPlatform();
+    path = `/v1/tenants/${context.tenantID}/campaigns-models`;
+    webhookUrl = `${context.platform.servicesUrl}/v1/webhooks/whatsapp`;
+  });
+  beforeEach(() => context.stub.reset());
+  afterAll(() => context?.close());
+
+  describe('provider down or slow', () => {
+    it('keeps a model the provider could not take, retries until it is accepted, and submits it once', async () => {
+      context.stub.mode = 'down';
+      const response = await create('Down then back');
+      expect(response.status).toBe(200);
+      const model = response.body.campaignModel;
+      expect(model).toMatchObject({ campaignModelName: 'down_then_back', campaignModelStatus: 'awaiting_submission', campaignModelExternalID: null, evaluatingAt: null });
+      expect(new Date(model.processingAt).toISOString()).toBe(model.processingAt);
+
+      // Let the background job fail against the still-down provider at least once more.
+      for (let attempt = 0; attempt < 60 && (await attemptsOf(model.campaignModelID)) < 2; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(await attemptsOf(model.campaignModelID)).toBeGreaterThanOrEqual(2);
+      expect((await readModelUntil(context, model.campaignModelID, () => true)).campaignModelStatus).toBe('awaiting_submission');
+
+      context.stub.mode = 'accept';
+      const accepted = await readModelUntil(context, model.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      const templates = [...context.stub.templates.values()].filter((template) => template.name === 'down_then_back');
+      expect(templates).toHaveLength(1);
+      expect(accepted).toMatchObject({ campaignModelStatus: 'evaluating', campaignModelExternalID: templates[0].id });
+      await jobsSettled(model.campaignModelID);
+      expect([...context.stub.templates.values()].filter((template) => template.name === 'down_then_back')).toHaveLength(1);
+    });
+
+    it('adopts the template an unanswered attempt created instead of creating it twice', async () => {
+      context.stub.mode = 'accept-then-hang';
+      const response = await create('Lost answer');
+      expect(response.body.campaignModel.campaignModelStatus).toBe('awaiting_submission');
+      const [created] = [...context.stub.templates.values()];
+      context.stub.mode = 'accept';
+      const adopted = await readModelUntil(context, response.body.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      expect(adopted).toMatchObject({ campaignModelStatus: 'evaluating', campaignModelExternalID: created.id });
+      expect(context.stub.templates.size).toBe(1);
+      expect(context.stub.requests.some((sent) => sent.method === 'GET')).toBe(true);
+    });
+
+    it('does not resubmit a model the provider accepted or refused during the request', async () => {
+      const accepted = await create('Settled accepted');
+      context.stub.mode = 'refuse';
+      const refused = await create('Settled refused');
+      expect(accepted.body.campaignModel.campaignModelStatus).toBe('evaluating');
+      expect(refused.body.campaignModel.campaignModelStatus).toBe('refused');
+      await jobsSettled(accepted.body.campaignModel.campaignModelID);
+      await jobsSettled(refused.body.campaignModel.campaignModelID);
+      expect(context.stub.createRequests()).toHaveLength(2);
+    });
+
+    it('records a refusal that comes on a background attempt', async () => {
+      context.stub.mode = 'down';
+      const response = await create('Refused later');
+      context.stub.mode = 'refuse';
+      const refused = await readModelUntil(context, response.body.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      expect(refused).toMatchObject({ campaignModelStatus: 'refused', __campaignModelErrorCode: 2388299 });
+      expect(new Date(refused.refusedAt).toISOString()).toBe(refused.refusedAt);
+    });
+  });
+
+  describe('status webhook', () => {
+    async function evaluatingModel(name: string): Promise<{ campaignModelID: string; externalID: string }> {
+      const response = await create(name);
+      return { campaignModelID: response.body.campaignModel.campaignModelID, externalID: response.body.campaignModel.campaignModelExternalID };
+    }
+    const read = async (campaignModelID: string) =>
+      (await request(context.platform.servicesUrl, `${path}/${campaignModelID}`, { headers: authorized(context.owner.token) })).body.campaignModel;
+
+    it('applies a signed APPROVED update with the provider\'s event time, once however often it is delivered', async () => {
+      const model = await evaluatingModel('Webhook approved');
+      const time = Math.floor(Date.now() / 1000) + 5;
+      const first = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time });
+      expect(first).toEqual({ status: 200, body: { received: 1 } });
+      const approved = await read(model.campaignModelID);
+      expect(approved).toMatchObject({ campaignModelStatus: 'approved', approvedAt: new Date(time * 1000).toISOString() });
+
+      const again = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time: time + 60 });
+      expect(again.status).toBe(200);
+      expect(await read(model.campaignModelID)).toEqual(approved);
+    });
+
+    it('records a rejection and its reason', async () => {
+      const model = await evaluatingModel('Webhook rejected');
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT' });
+      expect(await read(model.campaignModelID)).toMatchObject({ campaignModelStatus: 'refused', __campaignModelErrorMessage: 'INVALID_FORMAT' });
+    });
+
+    it('ignores an update older than the last one applied', async () => {
+      const model = await evaluatingModel('Webhook out of order');
+      const time = Math.floor(Date.now() / 1000);
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'PAUSED', time });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time: time - 30 });
+      expect((await read(model.campaignModelID)).campaignModelStatus).toBe('paused');
+    });
+
+    it('refuses a delivery whose signature does not match (401 1003) and changes nothing', async () => {
+      const model = await evaluatingModel('Webhook forged');
+      for (const signature of ['sha256=00', `sha256=${'0'.repeat(64)}`, 'nonsense']) {
+        const response = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', signature });
+        expect(response.status).toBe(401);
+        expect(singleError(response.body)).toEqual(ERRORS.unauthorized);
+      }
+      const wrongSecret = await context.stub.sendStatusUpdate(webhookUrl, 'another-secret-0123456789', { templateId: model.externalID, event: 'APPROVED' });
+      expect(wrongSecret.status).toBe(401);
+      expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
+    });
+
+    it('acknowledges updates of templates it does not know, and of another provider account, without applying them', async () => {
+      const model = await evaluatingModel('Webhook other account');
+      const other = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', accountId: '999' });
+      expect(other.status).toBe(200);
+      const unknown = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: '123456', event: 'APPROVED' });
+      expect(unknown).toEqual({ status: 200, body: { received: 1 } });
+      expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
+    });
+  });
+});

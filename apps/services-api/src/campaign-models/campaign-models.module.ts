@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApplyTemplateStatus } from './apply-template-status.usecase';
+import { CampaignModelsListRepository } from './campaign-models-list.repository';
+import { CampaignModelsController } from './campaign-models.controller';
+import { CampaignModelsRepository } from './campaign-models.repository';
+import { CreateCampaignModel } from './create-campaign-model.usecase';
+import { MESSAGE_TEMPLATE_PROVIDER } from './provider/message-template-provider';
+import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './provider/whatsapp-cloud.adapter';
+import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './template-submission.job';
+import { TemplateSubmission } from './template-submission';
+import { TemplateStatusWebhookController, WEBHOOK_APP_SECRET } from './template-status-webhook.controller';
+
+export interface CampaignModelsSettings {
+  provider: WhatsAppCloudSettings;
+  retry: SubmissionRetrySettings;
+  /** Secret the provider signs webhooks with; none refuses every delivery. */
+  webhookAppSecret?: string;
+}
+
+/** Campaign models (SPEC.md operations 2-5), their provider submission and status sync. Needs JobsModule. */
+@Module({})
+export class CampaignModelsModule {
+  static forRoot(settings: CampaignModelsSettings): DynamicModule {
+    return {
+      module: CampaignModelsModule,
+      controllers: [CampaignModelsController, TemplateStatusWebhookController],
+      providers: [
+        { provide: MESSAGE_TEMPLATE_PROVIDER, useValue: new WhatsAppCloudTemplateProvider(settings.provider) },
+        { provide: SUBMISSION_RETRY, useValue: settings.retry },
+        { provide: WEBHOOK_APP_SECRET, useValue: settings.webhookAppSecret },
+        CampaignModelsRepository,
+        CampaignModelsListRepository,
+        TemplateSubmission,
+        TemplateSubmissionJobs,
+        CreateCampaignModel,
+        ApplyTemplateStatus,
+      ],
+    };
+  }
+}

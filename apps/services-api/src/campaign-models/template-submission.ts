@@ -1,0 +1,48 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CampaignModelsRepository } from './campaign-models.repository';
+import { modelStatusOfProvider } from './campaign-model-status';
+import { MESSAGE_TEMPLATE_PROVIDER, MessageTemplateProvider } from './provider/message-template-provider';
+import { providerTemplateOf } from './template-content';
+
+export type SubmissionResult = 'accepted' | 'refused' | 'unavailable' | 'not-awaiting';
+
+/**
+ * Submits a model that awaits submission to the provider and records the
+ * outcome on it. Used right after a create and by the durable retry job; a
+ * model that already left `awaiting_submission` is left alone, and the
+ * provider adapter adopts a template an earlier unanswered attempt created,
+ * so the provider ends up with one template whatever the retries.
+ */
+@Injectable()
+export class TemplateSubmission {
+  private readonly logger = new Logger(TemplateSubmission.name);
+
+  constructor(
+    private readonly models: CampaignModelsRepository,
+    @Inject(MESSAGE_TEMPLATE_PROVIDER) private readonly provider: MessageTemplateProvider,
+  ) {}
+
+  async submit(campaignModelID: string): Promise<SubmissionResult> {
+    const subject = await this.models.findSubmissionSubject(campaignModelID);
+    if (!subject || subject.status !== 'awaiting_submission') return 'not-awaiting';
+    const outcome = await this.provider.submit(
+      { accountId: subject.accountId, credentialsRef: subject.credentialsRef },
+      providerTemplateOf({ name: subject.name, language: subject.language, type: subject.type, slots: subject.slots }),
+    );
+    switch (outcome.kind) {
+      case 'accepted': {
+        // A status we do not know yet still means the provider holds it for review.
+        const status = modelStatusOfProvider(outcome.providerStatus) ?? 'evaluating';
+        await this.models.recordAccepted(campaignModelID, outcome.externalID, status, outcome.raw);
+        return 'accepted';
+      }
+      case 'refused':
+        await this.models.recordRefused(campaignModelID, outcome.errorCode, outcome.errorMessage, outcome.raw);
+        return 'refused';
+      case 'unavailable':
+        this.logger.warn({ campaignModelID, reason: outcome.reason }, 'template provider unavailable; submission stays queued');
+        await this.models.recordUnavailable(campaignModelID);
+        return 'unavailable';
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { CAMPAIGN_STATUSES } from '@platform/database';
+import { IsUuidValue } from '@platform/http-common';
+import { CampaignsRepository, CampaignStats } from './campaigns.repository';
+
+export class CampaignStatsParams {
+  @ApiProperty({ format: 'uuid' })
+  @IsUuidValue()
+  tenantID!: string;
+}
+
+export class CampaignStatsResponse implements CampaignStats {
+  @ApiProperty({
+    type: 'object',
+    properties: Object.fromEntries(CAMPAIGN_STATUSES.map((status) => [status, { type: 'number' }])),
+    description: 'Campaigns per status; every status is present',
+  })
+  byStatus!: Record<string, number>;
+
+  @ApiProperty({ description: 'Sum of byStatus' })
+  total!: number;
+}
+
+@ApiTags('Campaigns')
+@Controller('v1/tenants/:tenantID/campaigns')
+export class CampaignsController {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly campaigns: CampaignsRepository,
+  ) {}
+
+  /** Operation 6. */
+  @Get('stats')
+  @Auth('operator')
+  @ApiOperation({ summary: 'Count the tenant\'s campaigns by status', description: 'Errors: 400 1001/1002, 401 1003, 403 1004.' })
+  @ApiOkResponse({ type: CampaignStatsResponse })
+  async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignStatsParams): Promise<CampaignStatsResponse> {
+    await this.access.require(principal, params.tenantID);
+    return this.campaigns.stats(params.tenantID);
+  }
+}

@@ -1,0 +1,50 @@
+import { ConfigurationError, loadConfig } from '@platform/config';
+import { describe, expect, it } from 'vitest';
+import { ServicesApiConfig } from './config';
+
+const base = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  OPERATOR_JWKS_URL: 'http://127.0.0.1:3002/.well-known/jwks.json',
+};
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(ServicesApiConfig, env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems.map((problem) => problem.split(' ')[0]);
+    throw error;
+  }
+  return [];
+}
+
+describe('services-api configuration', () => {
+  it('defaults the template provider settings outside production', () => {
+    expect(loadConfig(ServicesApiConfig, base)).toMatchObject({
+      WHATSAPP_API_BASE_URL: 'https://graph.facebook.com',
+      WHATSAPP_API_VERSION: 'v21.0',
+      WHATSAPP_TIMEOUT_MS: 10_000,
+      TEMPLATE_SUBMISSION_RETRY_SECONDS: 30,
+      JOBS_POLLING_INTERVAL_MS: 2_000,
+    });
+  });
+
+  it('requires the provider token, the app secret and the sign-up secret in production, and refuses placeholders', () => {
+    const production = { ...base, NODE_ENV: 'production' };
+    expect(problemsOf(production).sort()).toEqual(['SIGN_UP_SECRET', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET']);
+    const signUp = { SIGN_UP_SECRET: 's'.repeat(32) };
+    expect(problemsOf({ ...production, ...signUp, WHATSAPP_ACCESS_TOKEN: 'change-me', WHATSAPP_APP_SECRET: 'short' }).sort()).toEqual([
+      'WHATSAPP_ACCESS_TOKEN',
+      'WHATSAPP_APP_SECRET',
+    ]);
+    expect(problemsOf({ ...production, ...signUp, WHATSAPP_ACCESS_TOKEN: 'EAAG-token', WHATSAPP_APP_SECRET: 'a'.repeat(32) })).toEqual([]);
+  });
+
+  it('names malformed provider settings', () => {
+    expect(problemsOf({ ...base, WHATSAPP_API_BASE_URL: 'graph.facebook.com', WHATSAPP_API_VERSION: '21', JOBS_POLLING_INTERVAL_MS: '10' }).sort()).toEqual([
+      'JOBS_POLLING_INTERVAL_MS',
+      'WHATSAPP_API_BASE_URL',
+      'WHATSAPP_API_VERSION',
+    ]);
+  });
+});

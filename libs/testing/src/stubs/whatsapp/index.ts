@@ -1,0 +1,2 @@
+export { signWebhookBody, WhatsAppTemplateStub } from './whatsapp-template-stub';
+export type { StubRefusal, StubRequest, StubTemplate, WhatsAppStubMode } from './whatsapp-template-stub';
