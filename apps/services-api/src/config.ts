@@ -85,6 +85,16 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @Matches(PLACEHOLDER_REFUSED, { message: 'must be at least 16 characters (required in production)' })
   WHATSAPP_APP_SECRET?: string;
 
+  /**
+   * Token the provider echoes when subscribing the webhook (GET with
+   * hub.verify_token); unset refuses every subscription attempt.
+   */
+  @ValidateIf((config: ServicesApiConfig) => config.WHATSAPP_WEBHOOK_VERIFY_TOKEN !== undefined)
+  @IsString({ message: 'must be at least 16 characters' })
+  @MinLength(16, { message: 'must be at least 16 characters' })
+  @Matches(PLACEHOLDER_REFUSED, { message: 'must be at least 16 characters' })
+  WHATSAPP_WEBHOOK_VERIFY_TOKEN?: string;
+
   /** Time limit of one call to the provider; past it the submission is retried in the background. */
   @IsIntegerBetween(100, 60_000)
   WHATSAPP_TIMEOUT_MS = 10_000;

@@ -48,6 +48,7 @@ export class ServicesApiModule {
           },
           retry: { firstDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_SECONDS, maxDelaySeconds: config.TEMPLATE_SUBMISSION_RETRY_MAX_SECONDS },
           webhookAppSecret: config.WHATSAPP_APP_SECRET,
+          webhookVerifyToken: config.WHATSAPP_WEBHOOK_VERIFY_TOKEN,
         }),
         CampaignsModule,
         ShortcutsModule,

@@ -116,6 +116,22 @@ describe('template submission in the background, and status sync by webhook', ()
       expect(await read(model.campaignModelID)).toEqual(approved);
     });
 
+    it('confirms the provider\'s subscription handshake only with the verify token', async () => {
+      const handshake = (token: string) =>
+        fetch(`${webhookUrl}?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`);
+      const confirmed = await handshake('subscribe-token-0123456789');
+      expect(confirmed.status).toBe(200);
+      expect(await confirmed.text()).toBe('1158201444');
+      const refused = await handshake('subscribe-token-wrong');
+      expect(refused.status).toBe(403);
+      expect(singleError(await refused.json()).error_code).toBe(1004);
+      const malformed = await request(context.platform.servicesUrl, '/v1/webhooks/whatsapp?hub.mode=unsubscribe&hub.challenge=1');
+      expect(singleError(malformed.body).fields).toEqual([
+        { field: 'hub.mode', received: 'unsubscribe', allowed: 'one of: subscribe' },
+        { field: 'hub.verify_token', received: 'undefined', allowed: 'string of 1-256 characters' },
+      ]);
+    });
+
     it('records a rejection and its reason', async () => {
       const model = await evaluatingModel('Webhook rejected');
       await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT' });

@@ -8,13 +8,15 @@ import { MESSAGE_TEMPLATE_PROVIDER } from './provider/message-template-provider'
 import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './provider/whatsapp-cloud.adapter';
 import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './template-submission.job';
 import { TemplateSubmission } from './template-submission';
-import { TemplateStatusWebhookController, WEBHOOK_APP_SECRET } from './template-status-webhook.controller';
+import { TemplateStatusWebhookController, WEBHOOK_APP_SECRET, WEBHOOK_VERIFY_TOKEN } from './template-status-webhook.controller';
 
 export interface CampaignModelsSettings {
   provider: WhatsAppCloudSettings;
   retry: SubmissionRetrySettings;
   /** Secret the provider signs webhooks with; none refuses every delivery. */
   webhookAppSecret?: string;
+  /** Token the provider echoes when subscribing the webhook; none refuses every subscription. */
+  webhookVerifyToken?: string;
 }
 
 /** Campaign models (SPEC.md operations 2-5), their provider submission and status sync. Needs JobsModule. */
@@ -28,6 +30,7 @@ export class CampaignModelsModule {
         { provide: MESSAGE_TEMPLATE_PROVIDER, useValue: new WhatsAppCloudTemplateProvider(settings.provider) },
         { provide: SUBMISSION_RETRY, useValue: settings.retry },
         { provide: WEBHOOK_APP_SECRET, useValue: settings.webhookAppSecret },
+        { provide: WEBHOOK_VERIFY_TOKEN, useValue: settings.webhookVerifyToken },
         CampaignModelsRepository,
         CampaignModelsListRepository,
         TemplateSubmission,

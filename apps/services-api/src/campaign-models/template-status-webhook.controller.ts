@@ -1,5 +1,7 @@
-import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { IsOneOf, IsStringOfLength } from '@platform/http-common';
+import { timingSafeEqual } from 'node:crypto';
 import { AppException } from '@platform/errors';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
@@ -7,6 +9,28 @@ import { ApplyTemplateStatus } from './apply-template-status.usecase';
 import { signatureMatches, statusUpdatesOf } from './template-status-webhook';
 
 export const WEBHOOK_APP_SECRET = Symbol('WEBHOOK_APP_SECRET');
+export const WEBHOOK_VERIFY_TOKEN = Symbol('WEBHOOK_VERIFY_TOKEN');
+
+/** The provider's subscription handshake: `?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`. */
+export class WebhookSubscriptionQuery {
+  @ApiProperty({ name: 'hub.mode', enum: ['subscribe'] })
+  @IsOneOf(['subscribe'])
+  'hub.mode'!: string;
+
+  @ApiProperty({ name: 'hub.verify_token' })
+  @IsStringOfLength(1, 256)
+  'hub.verify_token'!: string;
+
+  @ApiProperty({ name: 'hub.challenge' })
+  @IsStringOfLength(1, 256)
+  'hub.challenge'!: string;
+}
+
+function sameToken(expected: string | undefined, presented: string): boolean {
+  if (!expected) return false;
+  const [a, b] = [Buffer.from(expected), Buffer.from(presented)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /**
  * Status sync: the provider's `message_template_status_update` webhook
@@ -17,8 +41,21 @@ export const WEBHOOK_APP_SECRET = Symbol('WEBHOOK_APP_SECRET');
 export class TemplateStatusWebhookController {
   constructor(
     @Inject(WEBHOOK_APP_SECRET) private readonly appSecret: string | undefined,
+    @Inject(WEBHOOK_VERIFY_TOKEN) private readonly verifyToken: string | undefined,
     private readonly applyStatus: ApplyTemplateStatus,
   ) {}
+
+  @Get()
+  @Header('content-type', 'text/plain; charset=utf-8')
+  @ApiOperation({
+    summary: 'Confirm the webhook subscription to the provider',
+    description: 'Answers hub.challenge as plain text when hub.verify_token is WHATSAPP_WEBHOOK_VERIFY_TOKEN; else 403 1004.',
+  })
+  @ApiOkResponse({ description: 'The challenge, as sent' })
+  confirmSubscription(@Query() query: WebhookSubscriptionQuery): string {
+    if (!sameToken(this.verifyToken, query['hub.verify_token'])) throw new AppException('Forbidden');
+    return query['hub.challenge'];
+  }
 
   @Post()
   @HttpCode(200)
