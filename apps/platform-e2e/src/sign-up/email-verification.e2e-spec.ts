@@ -281,6 +281,27 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
     });
   });
 
+  describe('while deliveries fail, the limit tells no account apart', () => {
+    it('lets an existing address ask again at once, like a new one, and still mails it nothing', async () => {
+      const existing = await env.platform.fixtures.operator({ email: freshAddress() });
+      const fresh = freshAddress();
+      env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
+      try {
+        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).status).toBe(202);
+        await eventually(async () => (await mailJobStates(env.platform, fresh))[0]?.state === 'retry');
+        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).status).toBe(202);
+        await eventually(async () => (await mailJobStates(env.platform, existing.email))[0]?.state === 'completed');
+
+        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).status).toBe(202);
+        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).status).toBe(202);
+      } finally {
+        env.smtp.refuseWith = undefined;
+      }
+      await env.smtp.nextMailTo(fresh, { timeoutMs: 15_000 });
+      expect(env.smtp.mails.filter((mail) => mail.envelopeTo.includes(existing.email))).toEqual([]);
+    });
+  });
+
   describe('when the verification store or the queue is unavailable', () => {
     it('answers 503 5016 while Redis is down, and writes nothing', async () => {
       const redis = env.platform.apps['services-api']!.get<symbol, Redis>(REDIS);

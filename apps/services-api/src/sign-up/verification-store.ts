@@ -15,6 +15,9 @@ export const MAX_CODE_ATTEMPTS = 5;
  * the rules follow it; the key's own TTL only bounds how long Redis keeps it.
  */
 const keyOf = (address: string) => `signup:v1:verification:${address}`;
+/** Set while mail deliveries fail (see SignUpMailSender); shared by replicas. */
+const DELIVERY_FAILING_KEY = 'signup:v1:delivery-failing';
+const DELIVERY_FAILING_TTL_SECONDS = 300;
 /** Covers the longest-lived field (the code) plus clock skew between replicas. */
 const KEY_TTL_MS = CODE_VALIDITY_MS + 60_000;
 
@@ -97,6 +100,19 @@ export class VerificationStore {
 
   async liftResendLimit(address: string, nonce: string): Promise<void> {
     await this.redis.eval(LIFT_RESEND_LIMIT, 1, keyOf(address), nonce);
+  }
+
+  /** Records that a delivery just failed; forgotten after a success or five quiet minutes. */
+  async markDeliveryFailing(): Promise<void> {
+    await this.redis.set(DELIVERY_FAILING_KEY, '1', 'EX', DELIVERY_FAILING_TTL_SECONDS);
+  }
+
+  async clearDeliveryFailing(): Promise<void> {
+    await this.redis.del(DELIVERY_FAILING_KEY);
+  }
+
+  async isDeliveryFailing(): Promise<boolean> {
+    return (await this.redis.exists(DELIVERY_FAILING_KEY)) === 1;
   }
 
   /** Whether `nonce` is still the address's latest request (a later one supersedes its code and its mail). */

@@ -30,7 +30,12 @@ export class SignUpMailSender {
     if (!(await this.store.isCurrent(job.to, job.nonce))) return this.skip(job, 'superseded by a later request');
     // Decided here, not in the request: the request did the same work for every address,
     // and an address that has an account never receives a code.
-    if (await this.operators.existsWithEmail(job.to)) return this.skip(job, 'address already has an account');
+    if (await this.operators.existsWithEmail(job.to)) {
+      // While deliveries fail, a new address may ask again at once (its failed send lifts
+      // its limit). An existing address gets the same, or the limit would tell them apart.
+      if (await this.store.isDeliveryFailing()) await this.liftLimit(job);
+      return this.skip(job, 'address already has an account');
+    }
 
     const mail = renderVerificationMail(job.language, {
       firstname: job.firstname,
@@ -41,9 +46,15 @@ export class SignUpMailSender {
       await this.mailer.send(job.to, mail);
     } catch (error) {
       // The person never got this code: let them ask again at once (the job retries meanwhile).
-      await this.store.liftResendLimit(job.to, job.nonce).catch((liftError: unknown) => this.logger.warn({ err: liftError }, 'could not lift the resend limit'));
+      await this.store.markDeliveryFailing().catch(() => undefined);
+      await this.liftLimit(job);
       throw error;
     }
+    await this.store.clearDeliveryFailing().catch(() => undefined);
+  }
+
+  private async liftLimit(job: VerificationMailJob): Promise<void> {
+    await this.store.liftResendLimit(job.to, job.nonce).catch((error: unknown) => this.logger.warn({ err: error }, 'could not lift the resend limit'));
   }
 
   private async deliverInvitation(job: InvitationMailJob): Promise<void> {
