@@ -1,9 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@platform/auth';
-import { DatabaseModule } from '@platform/database';
-import { HealthModule } from '@platform/health';
-import { ObservabilityModule } from '@platform/observability';
-import { RedisModule } from '@platform/redis';
+import { AppFoundationModule } from '@platform/app-foundation';
 import { CoreTenantsConfig } from './config';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { SIGN_IN_LIMITS, SignInLimits } from './sign-in/sign-in.service';
@@ -25,13 +21,13 @@ export class CoreTenantsModule {
       module: CoreTenantsModule,
       global: true,
       imports: [
-        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app: 'core-tenants' }),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'core-tenants' }),
-        RedisModule.forRoot(config.REDIS_URL, 'core-tenants'),
-        // core-tenants verifies operator tokens with its own public key: no JWKS round trip.
-        AuthModule.forRoot({ issuer: claims.issuer, audience: claims.audience, publicKey: signingKey.publicKey }),
+        AppFoundationModule.forRoot({
+          app: 'core-tenants',
+          config,
+          // core-tenants verifies operator tokens with its own public key: no JWKS round trip.
+          operatorTokens: { issuer: claims.issuer, audience: claims.audience, publicKey: signingKey.publicKey },
+        }),
         SigningModule.forRoot(signingKey, claims),
-        HealthModule,
         TenantsModule,
         SignInModule,
         PluginConnectionsModule.forRoot(config),

@@ -1,9 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@platform/auth';
-import { DatabaseModule } from '@platform/database';
-import { HealthModule } from '@platform/health';
-import { ObservabilityModule } from '@platform/observability';
-import { RedisModule } from '@platform/redis';
+import { AppFoundationModule } from '@platform/app-foundation';
 import { PluginsHelpdeskConfig, SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from './config';
 import { DomainsModule } from './domains/domains.module';
 import { HelpdeskAccessModule } from './helpdesk-access/helpdesk-access.module';
@@ -14,16 +10,16 @@ export class PluginsHelpdeskModule {
     return {
       module: PluginsHelpdeskModule,
       imports: [
-        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app: 'plugins-helpdesk' }),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'plugins-helpdesk' }),
-        RedisModule.forRoot(config.REDIS_URL, 'plugins-helpdesk'),
-        AuthModule.forRoot({
-          issuer: config.OPERATOR_JWT_ISSUER,
-          audience: config.OPERATOR_JWT_AUDIENCE,
-          publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
-          jwksUrl: config.OPERATOR_JWKS_URL,
+        AppFoundationModule.forRoot({
+          app: 'plugins-helpdesk',
+          config,
+          operatorTokens: {
+            issuer: config.OPERATOR_JWT_ISSUER,
+            audience: config.OPERATOR_JWT_AUDIENCE,
+            publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
+            jwksUrl: config.OPERATOR_JWKS_URL,
+          },
         }),
-        HealthModule,
         HelpdeskAccessModule.forRoot({ pluginUrn: config.HELPDESK_PLUGIN_URN, cnameTarget: config.HELPDESK_CNAME_TARGET }),
         DomainsModule.forRoot({
           baseUrl: config.CLOUDFLARE_BASE_URL,

@@ -1,9 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@platform/auth';
-import { DatabaseModule } from '@platform/database';
-import { HealthModule } from '@platform/health';
-import { ObservabilityModule } from '@platform/observability';
-import { RedisModule } from '@platform/redis';
+import { AppFoundationModule } from '@platform/app-foundation';
 import { TransportClientModule } from '@platform/transport';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -21,14 +17,15 @@ export class ServicesApiModule {
     return {
       module: ServicesApiModule,
       imports: [
-        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app: 'services-api' }),
-        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'services-api' }),
-        RedisModule.forRoot(config.REDIS_URL, 'services-api'),
-        AuthModule.forRoot({
-          issuer: config.OPERATOR_JWT_ISSUER,
-          audience: config.OPERATOR_JWT_AUDIENCE,
-          publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
-          jwksUrl: config.OPERATOR_JWKS_URL,
+        AppFoundationModule.forRoot({
+          app: 'services-api',
+          config,
+          operatorTokens: {
+            issuer: config.OPERATOR_JWT_ISSUER,
+            audience: config.OPERATOR_JWT_AUDIENCE,
+            publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
+            jwksUrl: config.OPERATOR_JWKS_URL,
+          },
         }),
         TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         JobsModule.forRoot({
@@ -37,7 +34,6 @@ export class ServicesApiModule {
           poolSize: 2,
           pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
         }),
-        HealthModule,
         PluginConnectionsModule,
         CampaignModelsModule.forRoot({
           provider: {

@@ -1,0 +1,35 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule, OperatorTokenSettings } from '@platform/auth';
+import { BaseConfig } from '@platform/config';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { ObservabilityModule } from '@platform/observability';
+import { RedisModule } from '@platform/redis';
+
+export interface AppFoundationOptions {
+  /** The app's name: in every log line, in pg_stat_activity and in Redis CLIENT LIST. */
+  app: string;
+  config: BaseConfig;
+  operatorTokens: OperatorTokenSettings;
+}
+
+/**
+ * What every app of the platform has, set up once: JSON logs, the PostgreSQL
+ * pool, the Redis client, authentication and the health endpoints.
+ */
+@Module({})
+export class AppFoundationModule {
+  static forRoot({ app, config, operatorTokens }: AppFoundationOptions): DynamicModule {
+    return {
+      module: AppFoundationModule,
+      imports: [
+        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app }),
+        DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
+        RedisModule.forRoot(config.REDIS_URL, app),
+        AuthModule.forRoot(operatorTokens),
+        HealthModule,
+      ],
+      exports: [DatabaseModule],
+    };
+  }
+}
