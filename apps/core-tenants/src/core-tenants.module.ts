@@ -30,7 +30,7 @@ export class CoreTenantsModule {
         RedisModule.forRoot(config.REDIS_URL, 'core-tenants'),
         // core-tenants verifies operator tokens with its own public key: no JWKS round trip.
         AuthModule.forRoot({ issuer: claims.issuer, audience: claims.audience, publicKey: signingKey.publicKey }),
-        SigningModule.forRoot(signingKey, claims),
+        SigningModule.forRoot(signingKey, claims, config.TRACE_TOKEN_TTL_SECONDS),
         HealthModule,
         TenantsModule,
         SignInModule,

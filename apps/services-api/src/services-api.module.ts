@@ -12,6 +12,7 @@ import { SignUpModule } from './sign-up/sign-up.module';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
+import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -40,6 +41,10 @@ export class ServicesApiModule {
         ShortcutsModule,
         ContactSessionsModule,
         NotificationsModule,
+        ProcessingTracesModule.forRoot({
+          providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
+          retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
+        }),
       ],
     };
   }
