@@ -20,3 +20,13 @@ export { decodeEncodedWords, parseMail } from './stubs/smtp/mime';
 export type { ParsedMail } from './stubs/smtp/mime';
 export { startSmtpStub } from './stubs/smtp/smtp-stub';
 export type { ReceivedMail, SmtpStub } from './stubs/smtp/smtp-stub';
+export { ScriptedTraces, TraceProviderStub } from './stubs/trace-provider/trace-provider-stub';
+export type {
+  ListedTraceJson,
+  ReadTraceJson,
+  ScriptedTrace,
+  TraceBehaviour,
+  TraceListJson,
+  TraceProviderCall,
+  TraceProviderFault,
+} from './stubs/trace-provider/trace-provider-stub';
