@@ -67,7 +67,10 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2
 function dateTime(value: unknown, path: string): string {
   if (typeof value !== 'string' || !DATE_TIME.test(value)) throw new InvalidProviderAnswer(path, 'an RFC 3339 date-time');
   const time = new Date(value);
-  if (Number.isNaN(time.getTime())) throw new InvalidProviderAnswer(path, 'an RFC 3339 date-time');
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  // Date rolls 02-31 over into March: the calendar day must exist as written.
+  const realDay = new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && month >= 1 && month <= 12;
+  if (Number.isNaN(time.getTime()) || !realDay) throw new InvalidProviderAnswer(path, 'an RFC 3339 date-time');
   return time.toISOString();
 }
 
