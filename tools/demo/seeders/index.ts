@@ -2,6 +2,7 @@ import { FixtureBuilder } from '@platform/testing';
 import { EntityManager } from 'typeorm';
 import { seedConversations } from './conversations';
 import { seedHelpdesk } from './helpdesk';
+import { seedProcessingTraces } from './processing-traces';
 
 /** The base fixture (tenants, operators, plugins) an area seeder builds on. */
 export interface BaseFixture {
@@ -32,4 +33,4 @@ export interface AreaFixtures {
 export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
 
 /** Area seeders, run in order after the base fixture. */
-export const AREA_SEEDERS: AreaSeeder[] = [seedConversations, seedHelpdesk];
+export const AREA_SEEDERS: AreaSeeder[] = [seedConversations, seedHelpdesk, seedProcessingTraces];
