@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { IssueTraceTokens } from '@platform/contracts';
+import { AppException } from '@platform/errors';
 import { request, singleError } from '@platform/testing';
+import { TransportClient } from '@platform/transport';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -213,6 +216,29 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     await discover(local.ownerToken, otherSession, local.tenantID);
     const { payload } = await jwtVerify(first.stub.calls[2].authorization!.replace(/^Bearer /, ''), jwks, { audience: first.urn });
     expect(payload.sessionID).toBe(otherSession);
+  });
+
+  it('core-tenants signs credentials (trace-tokens.issue) only for trace providers with a live connection on the tenant', async () => {
+    const local = await freshScene();
+    const installed = await provider(local.tenantID);
+    const removed = await provider(local.tenantID);
+    await platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE plugin_id = $1`, [removed.pluginID]);
+    const elsewhere = await installTraceProvider(platform, local.otherTenantID);
+    stubs.push(elsewhere);
+    const plain = await platform.fixtures.plugin();
+    await platform.fixtures.connection(local.tenantID, plain.pluginID);
+
+    const client = platform.apps['services-api']!.get(TransportClient);
+    const reply = await client.send(IssueTraceTokens, {
+      tenantID: local.tenantID,
+      sessionID: local.sessionID,
+      pluginIDs: [installed.pluginID, removed.pluginID, elsewhere.pluginID, plain.pluginID, randomUUID()],
+    });
+    expect(reply.tokens.map((issued) => issued.pluginID)).toEqual([installed.pluginID]);
+    expect(reply.tokens[0].expiresInSeconds).toBe(300);
+    const refused = await client.send(IssueTraceTokens, { tenantID: local.tenantID, sessionID: local.sessionID, pluginIDs: [] }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppException);
+    expect((refused as AppException).toBody().error_code).toBe(1002);
   });
 
   describe('errors', () => {
