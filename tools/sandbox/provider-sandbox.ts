@@ -1,5 +1,6 @@
 import { SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from '@apps/plugins-helpdesk';
 import { BillingStub, CustomHostnamesStub, VmStub, WhatsAppTemplateStub } from '@platform/testing';
+import { DemoProviderMode, startDemoTraceProvider } from './demo-trace-providers';
 
 /**
  * The provider sandbox of the quick start: every external provider played on
@@ -56,7 +57,31 @@ const SANDBOX_PROVIDERS: SandboxProvider[] = [
       return { stop: () => stub.close() };
     },
   },
+  {
+    // Processing-trace providers: plugins, not platform configuration. The demo seed declares these
+    // URLs as the trace endpoints of its two demo plugins (docs/processing-traces.md, demo providers).
+    name: 'trace provider: intent classifier',
+    urlVariable: 'TRACE_SANDBOX_INTENT_URL',
+    start: (port, env) => startDemoTrace('intent', port, env),
+  },
+  {
+    name: 'trace provider: CRM enrichment',
+    urlVariable: 'TRACE_SANDBOX_CRM_URL',
+    start: (port, env) => startDemoTrace('crm', port, env, demoModeOf(env.TRACE_SANDBOX_CRM_MODE)),
+  },
 ];
+
+function demoModeOf(value: string | undefined): DemoProviderMode {
+  const mode = value || 'normal';
+  if (!['normal', 'slow', 'failing'].includes(mode)) throw new Error('TRACE_SANDBOX_CRM_MODE must be one of: normal, slow, failing');
+  return mode as DemoProviderMode;
+}
+
+async function startDemoTrace(kind: 'intent' | 'crm', port: number, env: NodeJS.ProcessEnv, mode: DemoProviderMode = 'normal') {
+  const url = new URL(env[kind === 'intent' ? 'TRACE_SANDBOX_INTENT_URL' : 'TRACE_SANDBOX_CRM_URL']!);
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is missing: the demo trace providers read the demo messages');
+  return startDemoTraceProvider({ kind, port, prefix: url.pathname.replace(/\/+$/, ''), databaseUrl: env.DATABASE_URL, jwksUrl: env.OPERATOR_JWKS_URL, mode });
+}
 
 export interface RunningSandbox {
   lines: string[];

@@ -22,6 +22,10 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsIntegerBetween(60, 86_400)
   OPERATOR_JWT_TTL_SECONDS = 3_600;
 
+  /** Lifetime of the credentials sent to processing-trace providers (docs/processing-traces.md). */
+  @IsIntegerBetween(60, 3_600)
+  TRACE_TOKEN_TTL_SECONDS = 300;
+
   @IsIntegerBetween(1, 10_000)
   SIGN_IN_ATTEMPTS_PER_ADDRESS = 10;
 

@@ -27,7 +27,7 @@ export class CoreTenantsModule {
           // core-tenants verifies operator tokens with its own public key: no JWKS round trip.
           operatorTokens: { issuer: claims.issuer, audience: claims.audience, publicKey: signingKey.publicKey },
         }),
-        SigningModule.forRoot(signingKey, claims),
+        SigningModule.forRoot(signingKey, claims, config.TRACE_TOKEN_TTL_SECONDS),
         TenantsModule,
         SignInModule,
         PluginConnectionsModule.forRoot(config),

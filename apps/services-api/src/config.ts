@@ -61,6 +61,14 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(1, 3_600)
   EMAIL_RETRY_DELAY_SECONDS = 30;
 
+  /** Time limit of one call to a processing-trace provider, answer included (operations 9 and 10). */
+  @IsIntegerBetween(50, 30_000)
+  TRACE_PROVIDER_TIMEOUT_MS = 1_500;
+
+  /** How long a finished (terminal) retrieval of processing traces is served from Redis. */
+  @IsIntegerBetween(1, 86_400)
+  TRACE_RETRIEVAL_CACHE_TTL_SECONDS = 900;
+
   /** Lifetime of a tenant invitation. */
   @IsIntegerBetween(1, 24 * 90)
   OPERATOR_INVITATION_TTL_HOURS = 168;

@@ -10,6 +10,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SignUpModule } from './sign-up/sign-up.module';
+import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 
 @Module({})
 export class ServicesApiModule {
@@ -51,6 +52,10 @@ export class ServicesApiModule {
         ContactSessionsModule,
         NotificationsModule,
         SignUpModule.forRoot(config),
+        ProcessingTracesModule.forRoot({
+          providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
+          retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
+        }),
       ],
     };
   }

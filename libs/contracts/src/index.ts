@@ -8,3 +8,5 @@ export { TransportPing, TransportPingPayload } from './transport-ping/transport-
 export type { TransportPingReply } from './transport-ping/transport-ping.message';
 export { IssueOperatorToken, IssueOperatorTokenPayload } from './operator-tokens/issue-operator-token.message';
 export type { IssueOperatorTokenReply } from './operator-tokens/issue-operator-token.message';
+export { IssueTraceTokens, IssueTraceTokensPayload, MAX_TRACE_TOKEN_PLUGINS } from './trace-tokens/issue-trace-tokens.message';
+export type { IssuedTraceToken, IssueTraceTokensReply } from './trace-tokens/issue-trace-tokens.message';

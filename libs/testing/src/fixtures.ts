@@ -63,14 +63,23 @@ export class FixtureBuilder {
   }
 
   async plugin(
-    options: { name?: string; urn?: string; kind?: PluginConnectionKind; iconUrl?: string; billingPriceId?: string; vmImage?: string } = {},
+    options: {
+      name?: string;
+      urn?: string;
+      kind?: PluginConnectionKind;
+      iconUrl?: string;
+      billingPriceId?: string;
+      vmImage?: string;
+      /** The plugin's processing-trace endpoint (docs/protocols/processing-traces.openapi.yaml). */
+      traceEndpointUrl?: string;
+    } = {},
   ): Promise<PluginFixture> {
     const token = generateSecretToken();
     const suffix = unique();
     const kind = options.kind ?? 'plain';
     const rows: { id: string }[] = await this.dataSource.query(
-      `INSERT INTO plugins (name, urn, icon_url, connection_kind, token_hash, billing_price_id, vm_image)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      `INSERT INTO plugins (name, urn, icon_url, connection_kind, token_hash, billing_price_id, vm_image, trace_endpoint_url)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
       [
         options.name ?? `Plugin ${suffix}`,
         options.urn ?? `urn:plugin:${suffix}`,
@@ -79,6 +88,7 @@ export class FixtureBuilder {
         hashSecretToken(token),
         options.billingPriceId ?? (kind === 'paid' ? `price_${suffix}` : null),
         options.vmImage ?? (kind === 'hosted' ? `gateway-${suffix}` : null),
+        options.traceEndpointUrl ?? null,
       ],
     );
     return { pluginID: rows[0].id, pluginToken: token, authorization: `Plugin ${encodeIdAndSecret(rows[0].id, token)}` };

@@ -24,3 +24,13 @@ export { startSmtpStub } from './stubs/smtp/smtp-stub';
 export type { ReceivedMail, SmtpStub } from './stubs/smtp/smtp-stub';
 export { signWebhookBody, WhatsAppTemplateStub } from './stubs/whatsapp';
 export type { StubRefusal, StubRequest, StubTemplate, WhatsAppStubMode } from './stubs/whatsapp';
+export { ScriptedTraces, TraceProviderStub } from './stubs/trace-provider/trace-provider-stub';
+export type {
+  ListedTraceJson,
+  ReadTraceJson,
+  ScriptedTrace,
+  TraceBehaviour,
+  TraceListJson,
+  TraceProviderCall,
+  TraceProviderFault,
+} from './stubs/trace-provider/trace-provider-stub';

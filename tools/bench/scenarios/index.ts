@@ -4,6 +4,7 @@ import { conversations } from './conversations';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
+import { processingTraces } from './processing-traces';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -14,4 +15,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   conversations,
   'email-verification': emailVerification,
   'helpdesk-refresh': helpdeskRefresh,
+  'processing-traces': processingTraces,
 };

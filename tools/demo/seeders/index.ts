@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { seedCampaigns } from './campaigns';
 import { seedConversations } from './conversations';
 import { seedHelpdesk } from './helpdesk';
+import { seedProcessingTraces } from './processing-traces';
 
 /** The base fixture (tenants, operators, plugins) an area seeder builds on. */
 export interface BaseFixture {
@@ -33,4 +34,4 @@ export interface AreaFixtures {
 export type AreaSeeder = (context: AreaSeedContext) => Promise<Partial<AreaFixtures>>;
 
 /** Area seeders, run in order after the base fixture. */
-export const AREA_SEEDERS: AreaSeeder[] = [seedCampaigns, seedConversations, seedHelpdesk];
+export const AREA_SEEDERS: AreaSeeder[] = [seedCampaigns, seedConversations, seedHelpdesk, seedProcessingTraces];

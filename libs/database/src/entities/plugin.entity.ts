@@ -9,6 +9,7 @@ export type PluginConnectionKind = (typeof PLUGIN_CONNECTION_KINDS)[number];
 
 @Entity({ name: 'plugins' })
 @Check('plugins_connection_kind_check', `connection_kind IN ('plain', 'paid', 'hosted')`)
+@Check('plugins_trace_endpoint_url_check', `trace_endpoint_url IS NULL OR trace_endpoint_url ~ '^https?://'`)
 export class PluginEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'plugins_pkey' })
   id!: string;
@@ -35,6 +36,13 @@ export class PluginEntity {
   /** VM image a `hosted` plugin's connections run. */
   @Column({ name: 'vm_image', type: 'text', nullable: true })
   vmImage!: string | null;
+
+  /**
+   * Base URL of the plugin's processing-trace endpoint (docs/protocols/processing-traces.openapi.yaml);
+   * null for plugins that provide no traces.
+   */
+  @Column({ name: 'trace_endpoint_url', type: 'text', nullable: true })
+  traceEndpointUrl!: string | null;
 
   /** SHA-256 (hex) of the plugin's random token; the token itself is never stored. */
   @Column({ name: 'token_hash', type: 'text' })

@@ -4,6 +4,7 @@ import { ShortcutsSessionsNotifications1763900000000 } from './1763900000000-sho
 import { OperatorInvitations1764000000000 } from './1764000000000-operator-invitations';
 import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
 import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
+import { ProcessingTraceProviders1764300000000 } from './1764300000000-processing-trace-providers';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   OperatorInvitations1764000000000,
   HelpdeskDomains1764100000000,
   PluginConnectionLifecycle1764200000000,
+  ProcessingTraceProviders1764300000000,
 ];

@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoverProcessingTraces } from './discover-processing-traces.use-case';
+import { ProcessingTracesController } from './processing-traces.controller';
+import { ProcessingTracesRepository } from './processing-traces.repository';
+import { HttpTraceProviderClient } from './provider/http-trace-provider.client';
+import { TraceProviderClient } from './provider/trace-provider.client';
+import { RetrievalCache } from './retrieval-cache';
+import { RetrieveProcessingTraces } from './retrieve-processing-traces.use-case';
+import { TraceCredentials } from './trace-credentials';
+import { TraceFanOut } from './trace-fan-out';
+import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
+
+/** SPEC.md operations 9 and 10: processing traces from the plugins that provide them (docs/processing-traces.md). */
+@Module({})
+export class ProcessingTracesModule {
+  static forRoot(settings: TraceSettings): DynamicModule {
+    return {
+      module: ProcessingTracesModule,
+      controllers: [ProcessingTracesController],
+      providers: [
+        { provide: TRACE_SETTINGS, useValue: settings },
+        { provide: TraceProviderClient, useClass: HttpTraceProviderClient },
+        ProcessingTracesRepository,
+        TraceCredentials,
+        TraceFanOut,
+        RetrievalCache,
+        DiscoverProcessingTraces,
+        RetrieveProcessingTraces,
+      ],
+    };
+  }
+}

@@ -1,0 +1,9 @@
+/** Settings of operations 9 and 10 (README, Configuration). */
+export interface TraceSettings {
+  /** Time limit of one provider call, answer included. */
+  providerTimeoutMs: number;
+  /** How long a terminal retrieval is served from the cache. */
+  retrievalCacheTtlSeconds: number;
+}
+
+export const TRACE_SETTINGS = Symbol('TRACE_SETTINGS');
