@@ -101,7 +101,7 @@ export async function startProviderSandbox(env: NodeJS.ProcessEnv): Promise<Runn
     const port = loopbackPort(env[provider.urlVariable]);
     if (port === undefined) continue;
     running.push(await provider.start(port, env));
-    lines.push(`${provider.name.padEnd(30)} ${env[provider.urlVariable]}`);
+    lines.push(`${provider.name.padEnd(34)} ${env[provider.urlVariable]}`);
   }
   return { lines, stop: async () => void (await Promise.all(running.map((stub) => stub.stop()))) };
 }
