@@ -69,6 +69,13 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(1, 86_400)
   TRACE_RETRIEVAL_CACHE_TTL_SECONDS = 900;
 
+  /** Sign-up completions (POST /v1/operators) allowed per client IP per window: bounds code guessing across addresses. */
+  @IsIntegerBetween(1, 1_000_000)
+  SIGN_UP_ATTEMPTS_PER_IP = 30;
+
+  @IsIntegerBetween(1, 86_400)
+  SIGN_UP_IP_WINDOW_SECONDS = 600;
+
   /** Lifetime of a tenant invitation. */
   @IsIntegerBetween(1, 24 * 90)
   OPERATOR_INVITATION_TTL_HOURS = 168;

@@ -23,12 +23,15 @@ export interface ErrorBody {
 export class AppException extends Error {
   readonly key: ErrorKey;
   readonly fields?: FieldError[];
+  /** For 429s: seconds after which asking again can succeed, sent as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(key: ErrorKey, options: { fields?: FieldError[]; cause?: unknown } = {}) {
+  constructor(key: ErrorKey, options: { fields?: FieldError[]; cause?: unknown; retryAfterSeconds?: number } = {}) {
     super(ERROR_CATALOG[key].message, { cause: options.cause });
     this.name = ERROR_CATALOG[key].name;
     this.key = key;
     this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   get status(): number {

@@ -79,6 +79,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
       );
       appException = new AppException('Unknown', { cause: exception });
     }
+    if (appException.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(appException.retryAfterSeconds))));
     void reply.status(appException.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(appException.toBody()));
   }
 }

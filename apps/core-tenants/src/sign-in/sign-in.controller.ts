@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { SignInBody, SignInResponse } from './sign-in.dto';
-import { SignInService, TooManySignInAttempts } from './sign-in.service';
+import { SignInService } from './sign-in.service';
 
 @ApiTags('Operators')
 @Controller('v1/operators')
@@ -18,12 +18,7 @@ export class SignInController {
       'Attempts are limited per address and per client IP: 429 1071 with Retry-After.',
   })
   @ApiOkResponse({ type: SignInResponse })
-  async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SignInResponse> {
-    try {
-      return { data: await this.signIns.signIn(body.operatorEmail, body.password, request.ip) };
-    } catch (error) {
-      if (error instanceof TooManySignInAttempts) void reply.header('retry-after', String(error.retryAfterSeconds));
-      throw error;
-    }
+  async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest): Promise<SignInResponse> {
+    return { data: await this.signIns.signIn(body.operatorEmail, body.password, request.ip) };
   }
 }

@@ -12,12 +12,6 @@ export interface SignInLimits {
   perIp: RateLimitRule;
 }
 
-export class TooManySignInAttempts extends AppException {
-  constructor(readonly retryAfterSeconds: number) {
-    super('TooManyRequests');
-  }
-}
-
 /**
  * Operator sign-in. Every attempt counts against the address and the client
  * IP (Redis, shared by replicas); a wrong address and a wrong password give
@@ -39,7 +33,7 @@ export class SignInService {
       [this.limits.perAddress, address],
     ] as const) {
       const verdict = await this.rateLimiter.hit(rule, subject);
-      if (!verdict.allowed) throw new TooManySignInAttempts(verdict.retryAfterSeconds);
+      if (!verdict.allowed) throw new AppException('TooManyRequests', { retryAfterSeconds: verdict.retryAfterSeconds });
     }
 
     const rows: { id: string; password_hash: string }[] = await this.dataSource.query(

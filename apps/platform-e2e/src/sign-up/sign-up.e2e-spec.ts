@@ -37,7 +37,7 @@ describe('POST /v1/operators (sign-up completion)', () => {
   }
 
   beforeAll(async () => {
-    env = await startSignUpPlatform();
+    env = await startSignUpPlatform({ SIGN_UP_ATTEMPTS_PER_IP: '6' });
   });
   afterAll(() => env.close());
 
@@ -75,6 +75,21 @@ describe('POST /v1/operators (sign-up completion)', () => {
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: wrong });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(wrongCodeBody(wrong));
+  });
+
+  it('limits attempts per client IP across addresses: 429 1071 with Retry-After', async () => {
+    const ip = { 'x-forwarded-for': '10.77.0.1' };
+    const attempt = (address: string) =>
+      request(env.platform.servicesUrl, '/v1/operators', {
+        method: 'POST',
+        headers: ip,
+        body: { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' },
+      });
+    for (let index = 0; index < 6; index += 1) expect((await attempt(freshAddress())).status).toBe(400);
+    const limited = await attempt(freshAddress());
+    expect(limited.status).toBe(429);
+    expect(singleError(limited.body)).toEqual({ statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('refuses an expired code (after 10 minutes)', async () => {

@@ -7,7 +7,7 @@ import { AddDomain } from './add-domain.usecase';
 import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery, TenantDomainsParams } from './domain.dto';
 import { normalizeHostname } from './hostname';
 import { ListDomains } from './list-domains.usecase';
-import { DomainRefreshThrottled, RefreshDomain } from './refresh-domain.usecase';
+import { RefreshDomain } from './refresh-domain.usecase';
 import { RemoveDomain } from './remove-domain.usecase';
 
 const ACCESS_ERRORS = '400 1001/1002, 401 1003, 403 1004 (no access to the tenant), 422 1000 (tenant not connected to the helpdesk plugin)';
@@ -60,17 +60,8 @@ export class DomainsController {
     description: `Re-checks the domain at the provider, at most once per domain every 10 seconds. Errors: ${ACCESS_ERRORS}, 404 1107, 429 1121 (with Retry-After), 502 1122.`,
   })
   @ApiOkResponse({ type: DomainStatusResponse })
-  async refresh(
-    @CurrentPrincipal() principal: Principal,
-    @Param() params: DomainParams,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<DomainStatusResponse> {
-    try {
-      return await this.refreshDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
-    } catch (error) {
-      if (error instanceof DomainRefreshThrottled) void reply.header('retry-after', String(error.retryAfterSeconds));
-      throw error;
-    }
+  async refresh(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainStatusResponse> {
+    return this.refreshDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
   }
 
   /** Operation 13 of SPEC.md. */

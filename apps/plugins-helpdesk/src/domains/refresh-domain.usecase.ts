@@ -12,13 +12,6 @@ import { DomainsRepository } from './domains.repository';
 import { HostnameRegistration } from './hostname-registration';
 import { RefreshThrottle } from './refresh-throttle';
 
-/** 429 1121, with the seconds to wait for the Retry-After header. */
-export class DomainRefreshThrottled extends AppException {
-  constructor(readonly retryAfterSeconds: number) {
-    super('DomainRefreshThrottled');
-  }
-}
-
 /**
  * Operation 12: re-checks a domain at the provider, at most once per domain
  * every 10 s across replicas. The provider's answer decides the state; a
@@ -43,7 +36,7 @@ export class RefreshDomain {
     const domain = await this.domains.find(tenantID, hostname);
     if (!domain) throw new AppException('HelpdeskNotFound');
     const verdict = await this.throttle.claim(domain.id, this.clock.now());
-    if (!verdict.allowed) throw new DomainRefreshThrottled(Math.ceil(verdict.retryAfterMs / 1000));
+    if (!verdict.allowed) throw new AppException('DomainRefreshThrottled', { retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000) });
 
     const provisioned = (domain.providerID ? await this.provider.find(domain.providerID) : undefined) ?? (await this.registration.register(hostname));
     const state = domainStateOf(provisioned, this.settings.cnameTarget);

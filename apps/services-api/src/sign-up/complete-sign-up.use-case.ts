@@ -1,12 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { hashPassword, hashSecretToken } from '@platform/auth';
 import { AppException } from '@platform/errors';
+import { RateLimiter, RateLimitRule } from '@platform/redis';
 import { DataSource } from 'typeorm';
 import { Clock } from './clock';
 import { normaliseEmail } from './email-address';
 import { OperatorTokenClient } from './operator-token.client';
 import { InvitationRow, OperatorsRepository } from './operators.repository';
-import { orUnavailable } from './sign-up-errors';
+import { orUnavailable, tooManyRequests } from './sign-up-errors';
 import { SignUpKeys } from './sign-up-keys';
 import { VerificationStore } from './verification-store';
 
@@ -18,6 +19,8 @@ export interface SignUpRequest {
   emailVerificationCode?: string;
   invitationToken?: string;
 }
+
+export const SIGN_UP_IP_LIMIT = Symbol('SIGN_UP_IP_LIMIT');
 
 export interface SignedUpOperator {
   operatorID: string;
@@ -46,9 +49,14 @@ export class CompleteSignUp {
     private readonly keys: SignUpKeys,
     private readonly clock: Clock,
     private readonly tokens: OperatorTokenClient,
+    private readonly rateLimiter: RateLimiter,
+    @Inject(SIGN_UP_IP_LIMIT) private readonly ipLimit: RateLimitRule,
   ) {}
 
-  async execute(request: SignUpRequest): Promise<SignedUpOperator> {
+  async execute(request: SignUpRequest, clientIp: string): Promise<SignedUpOperator> {
+    // Five tries burn one address's code; this bounds guessing across many addresses from one client.
+    const verdict = await orUnavailable('ip limit', () => this.rateLimiter.hit(this.ipLimit, clientIp));
+    if (!verdict.allowed) throw tooManyRequests(verdict.retryAfterSeconds);
     const email = normaliseEmail(request.operatorEmail);
     const operatorID =
       request.invitationToken !== undefined ? await this.withInvitation(request, email, request.invitationToken) : await this.withCode(request, email, request.emailVerificationCode ?? '');

@@ -7,7 +7,7 @@ import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
 import { MailLanguage } from './mail/mail-language';
 import { SignUpMailQueue } from './mail/sign-up-mail.queue';
-import { orUnavailable, TooManyVerificationRequests } from './sign-up-errors';
+import { orUnavailable, tooManyRequests } from './sign-up-errors';
 import { generateVerificationCode, SignUpKeys } from './sign-up-keys';
 import { CODE_VALIDITY_MS, RESEND_INTERVAL_MS, VerificationStore } from './verification-store';
 
@@ -51,7 +51,7 @@ export class RequestEmailVerification {
 
     // Counted before the DNS work it protects.
     const ipVerdict = await orUnavailable('ip limit', () => this.rateLimiter.hit(this.ipLimit, request.clientIp));
-    if (!ipVerdict.allowed) throw new TooManyVerificationRequests(ipVerdict.retryAfterSeconds);
+    if (!ipVerdict.allowed) throw tooManyRequests(ipVerdict.retryAfterSeconds);
 
     const verdict = await this.domains.check(domainOf(address));
     if (verdict !== 'accepted') throw new AppException('OperatorEmailDisposable');
@@ -60,7 +60,7 @@ export class RequestEmailVerification {
     const nonce = randomUUID();
     const now = this.clock.now();
     const outcome = await orUnavailable('store code', () => this.store.issue(address, { nonce, codeHash: this.keys.codeHash(address, code), now }));
-    if (!outcome.issued) throw new TooManyVerificationRequests(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)));
+    if (!outcome.issued) throw tooManyRequests(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)));
 
     try {
       await this.queue.enqueue({

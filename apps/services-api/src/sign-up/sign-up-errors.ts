@@ -2,10 +2,8 @@ import { Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 
 /** 429 1071, with the seconds after which asking again can succeed (sent as Retry-After). */
-export class TooManyVerificationRequests extends AppException {
-  constructor(readonly retryAfterSeconds: number) {
-    super('TooManyRequests');
-  }
+export function tooManyRequests(retryAfterSeconds: number): AppException {
+  return new AppException('TooManyRequests', { retryAfterSeconds });
 }
 
 const logger = new Logger('SignUp');

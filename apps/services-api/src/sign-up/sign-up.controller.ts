@@ -1,12 +1,11 @@
-import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { CompleteSignUp } from './complete-sign-up.use-case';
 import { InviteOperator } from './invite-operator.use-case';
 import { mailLanguageOf } from './mail/mail-language';
 import { RequestEmailVerification } from './request-email-verification.use-case';
-import { TooManyVerificationRequests } from './sign-up-errors';
 import {
   EmailVerificationBody,
   EmailVerificationResponse,
@@ -48,20 +47,14 @@ export class SignUpController {
     @Body() body: EmailVerificationBody,
     @Headers('accept-language') acceptLanguage: string | undefined,
     @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EmailVerificationResponse> {
-    try {
-      const data = await this.verification.execute({
-        operatorEmail: body.operatorEmail,
-        operatorFirstname: body.operatorFirstname,
-        clientIp: request.ip,
-        language: mailLanguageOf(acceptLanguage),
-      });
-      return { data };
-    } catch (error) {
-      if (error instanceof TooManyVerificationRequests) void reply.header('retry-after', String(error.retryAfterSeconds));
-      throw error;
-    }
+    const data = await this.verification.execute({
+      operatorEmail: body.operatorEmail,
+      operatorFirstname: body.operatorFirstname,
+      clientIp: request.ip,
+      language: mailLanguageOf(acceptLanguage),
+    });
+    return { data };
   }
 
   /** Completes a sign-up (SPEC.md leaves the body open: docs/sign-up.md). */
@@ -71,11 +64,12 @@ export class SignUpController {
     summary: 'Sign up an operator',
     description:
       'Creates the operator with the code of operation 8 (or an invitation token) and answers an operator token. A wrong, expired or burnt ' +
-      'code, or an address that already has an account: 400 1002 naming emailVerificationCode. Errors: 400 1002, 500 5999, 503 5016.',
+      'code, or an address that already has an account: 400 1002 naming emailVerificationCode. Attempts per client IP are limited: ' +
+      '429 1071 with Retry-After. Errors: 400 1002, 429 1071, 500 5999, 503 5016.',
   })
   @ApiCreatedResponse({ type: SignUpResponse })
-  async complete(@Body() body: SignUpBody): Promise<SignUpResponse> {
-    return { data: await this.signUp.execute(body) };
+  async complete(@Body() body: SignUpBody, @Req() request: FastifyRequest): Promise<SignUpResponse> {
+    return { data: await this.signUp.execute(body, request.ip) };
   }
 
   /** A tenant owner invites an address; the invitee signs up with the mailed token. */

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { RateLimitRule } from '@platform/redis';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
 import { Clock } from './clock';
-import { CompleteSignUp } from './complete-sign-up.use-case';
+import { CompleteSignUp, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';
 import { EmailDomainCheck } from './email-domain-check';
 import { INVITATION_TTL_MS, InviteOperator } from './invite-operator.use-case';
 import { Mailer, SmtpMailer } from './mail/mailer';
@@ -24,6 +24,7 @@ export class SignUpModule {
       limit: config.EMAIL_VERIFICATION_REQUESTS_PER_IP,
       windowSeconds: config.EMAIL_VERIFICATION_IP_WINDOW_SECONDS,
     };
+    const signUpIpLimit: RateLimitRule = { name: 'sign-up:ip', limit: config.SIGN_UP_ATTEMPTS_PER_IP, windowSeconds: config.SIGN_UP_IP_WINDOW_SECONDS };
     const retryPolicy: MailRetryPolicy = {
       retryLimit: config.EMAIL_RETRY_LIMIT,
       retryDelaySeconds: config.EMAIL_RETRY_DELAY_SECONDS,
@@ -43,6 +44,7 @@ export class SignUpModule {
         { provide: EmailDomainCheck, useValue: domainCheck },
         { provide: Mailer, useFactory: () => new SmtpMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }) },
         { provide: VERIFICATION_IP_LIMIT, useValue: ipLimit },
+        { provide: SIGN_UP_IP_LIMIT, useValue: signUpIpLimit },
         { provide: MAIL_RETRY_POLICY, useValue: retryPolicy },
         { provide: INVITATION_TTL_MS, useValue: config.OPERATOR_INVITATION_TTL_HOURS * 3_600_000 },
         VerificationStore,
