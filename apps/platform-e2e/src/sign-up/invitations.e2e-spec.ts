@@ -117,6 +117,49 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
     expect(response.body).toEqual(invalidTokenBody(token));
   });
 
+  describe('POST /v1/operators/invitations/acceptance (an invitee who already has an account)', () => {
+    const accept = (token: string | null, invitationToken: unknown) =>
+      request(env.platform.servicesUrl, '/v1/operators/invitations/acceptance', {
+        method: 'POST',
+        body: { invitationToken },
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+    const isMember = async (operatorID: string) =>
+      (await env.platform.dataSource.query('SELECT role FROM memberships WHERE tenant_id = $1 AND operator_id = $2', [tenantID, operatorID]))[0]?.role;
+
+    it('makes the signed-in invitee a member of the inviting tenant, once', async () => {
+      const invitee = await env.platform.fixtures.operator({ email: freshAddress() });
+      const invitationToken = await invitedToken(invitee.email);
+      const operatorToken = await env.platform.tokenFor(invitee.operatorID);
+
+      const accepted = await accept(operatorToken, invitationToken);
+      expect(accepted).toMatchObject({ status: 200, body: { data: { tenantID, role: 'member' } } });
+      expect(await isMember(invitee.operatorID)).toBe('member');
+
+      const again = await accept(operatorToken, invitationToken);
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual(invalidTokenBody(invitationToken));
+    });
+
+    it('refuses an invitation for another address, and an unknown token, with the same 400', async () => {
+      const invitee = await env.platform.fixtures.operator({ email: freshAddress() });
+      const someoneElse = await env.platform.fixtures.operator({ email: freshAddress() });
+      const invitationToken = await invitedToken(invitee.email);
+      const wrongOperator = await accept(await env.platform.tokenFor(someoneElse.operatorID), invitationToken);
+      expect(wrongOperator.body).toEqual(invalidTokenBody(invitationToken));
+      expect(await isMember(someoneElse.operatorID)).toBeUndefined();
+      const unknown = await accept(await env.platform.tokenFor(invitee.operatorID), 'no-such-token');
+      expect(unknown.body).toEqual(invalidTokenBody('no-such-token'));
+    });
+
+    it('needs an operator token (401 1003) and a token in the body (400 1002)', async () => {
+      expect(singleError((await accept(null, 'x')).body).error_code).toBe(1003);
+      const invitee = await env.platform.fixtures.operator({ email: freshAddress() });
+      const missing = await accept(await env.platform.tokenFor(invitee.operatorID), undefined);
+      expect(singleError(missing.body).fields).toEqual([{ field: 'invitationToken', received: 'undefined', allowed: 'string of 1-200 characters' }]);
+    });
+  });
+
   describe('who may invite', () => {
     it('refuses a member who is not an owner: 403 1004', async () => {
       const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(member.operatorID));

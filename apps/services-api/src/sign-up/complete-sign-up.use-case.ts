@@ -6,7 +6,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from './clock';
 import { normaliseEmail } from './email-address';
 import { OperatorTokenClient } from './operator-token.client';
-import { InvitationRow, OperatorsRepository } from './operators.repository';
+import { invalidInvitation, usableInvitation } from './invitations';
+import { OperatorsRepository } from './operators.repository';
 import { orUnavailable, tooManyRequests } from './sign-up-errors';
 import { SignUpKeys } from './sign-up-keys';
 import { VerificationStore } from './verification-store';
@@ -31,8 +32,6 @@ export interface SignedUpOperator {
 const wrongCode = (received: string) =>
   AppException.validation([{ field: 'emailVerificationCode', received, allowed: 'the six-digit code last mailed to operatorEmail, within 10 minutes' }]);
 
-const invalidInvitation = (received: string) =>
-  AppException.validation([{ field: 'invitationToken', received, allowed: 'an unused, unexpired invitation token for operatorEmail' }]);
 
 /**
  * POST /v1/operators: creates the operator once the address is proven, by
@@ -75,20 +74,16 @@ export class CompleteSignUp {
   private async withInvitation(request: SignUpRequest, email: string, token: string): Promise<string> {
     const tokenHash = hashSecretToken(token);
     // A cheap look first, so a bogus token costs no password hashing.
-    if (!this.usable(await this.operators.invitationByTokenHash(tokenHash), email)) throw invalidInvitation(token);
+    if (!usableInvitation(await this.operators.invitationByTokenHash(tokenHash), email, this.clock.now())) throw invalidInvitation(token);
     const operator = await this.newOperator(request, email);
     return this.dataSource.transaction(async (manager) => {
       const invitation = await this.operators.invitationByTokenHash(tokenHash, manager, true);
-      if (!invitation || !this.usable(invitation, email)) throw invalidInvitation(token);
+      if (!usableInvitation(invitation, email, this.clock.now())) throw invalidInvitation(token);
       const operatorID = await this.operators.create(operator, manager);
       if (!operatorID) throw invalidInvitation(token);
       await this.operators.acceptInvitation(manager, invitation, operatorID, new Date(this.clock.now()));
       return operatorID;
     });
-  }
-
-  private usable(invitation: InvitationRow | undefined, email: string): invitation is InvitationRow {
-    return invitation !== undefined && invitation.acceptedAt === null && invitation.email === email && invitation.expiresAt.getTime() > this.clock.now();
   }
 
   private async newOperator(request: SignUpRequest, email: string) {

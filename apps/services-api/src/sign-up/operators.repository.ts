@@ -27,6 +27,11 @@ export class OperatorsRepository {
   }
 
   /** The new operator's id, or undefined when the address already has an account (the unique index decides, race-free). */
+  async emailOf(operatorID: string): Promise<string | undefined> {
+    const rows: { email: string }[] = await this.dataSource.query('SELECT email FROM operators WHERE id = $1', [operatorID]);
+    return rows[0]?.email;
+  }
+
   async create(operator: NewOperator, manager: EntityManager | DataSource = this.dataSource): Promise<string | undefined> {
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO operators (email, firstname, lastname, password_hash) VALUES ($1, $2, $3, $4)

@@ -1,12 +1,15 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import type { FastifyRequest } from 'fastify';
+import { AcceptInvitation } from './accept-invitation.use-case';
 import { CompleteSignUp } from './complete-sign-up.use-case';
 import { InviteOperator } from './invite-operator.use-case';
 import { mailLanguageOf } from './mail/mail-language';
 import { RequestEmailVerification } from './request-email-verification.use-case';
 import {
+  AcceptedInvitationResponse,
+  AcceptInvitationBody,
   EmailVerificationBody,
   EmailVerificationResponse,
   InvitationBody,
@@ -29,6 +32,7 @@ export class SignUpController {
     private readonly verification: RequestEmailVerification,
     private readonly signUp: CompleteSignUp,
     private readonly invitations: InviteOperator,
+    private readonly acceptance: AcceptInvitation,
   ) {}
 
   /** SPEC.md operation 8. */
@@ -89,5 +93,20 @@ export class SignUpController {
     @Headers('accept-language') acceptLanguage: string | undefined,
   ): Promise<InvitationResponse> {
     return { data: await this.invitations.execute(principal, params.tenantID, body.operatorEmail, mailLanguageOf(acceptLanguage)) };
+  }
+
+  /** An operator who already has an account joins the tenant that invited their address. */
+  @Post('operators/invitations/acceptance')
+  @HttpCode(200)
+  @Auth('operator')
+  @ApiOperation({
+    summary: 'Accept a tenant invitation with an existing account',
+    description:
+      'The signed-in operator joins the inviting tenant as a member; the invitation must be for their address, unused and unexpired, ' +
+      'else 400 1002 naming invitationToken. New addresses use POST /v1/operators with invitationToken instead. Errors: 400 1002, 401 1003.',
+  })
+  @ApiOkResponse({ type: AcceptedInvitationResponse })
+  async accept(@CurrentPrincipal() principal: OperatorPrincipal, @Body() body: AcceptInvitationBody): Promise<AcceptedInvitationResponse> {
+    return { data: await this.acceptance.execute(principal.operatorID, body.invitationToken) };
   }
 }

@@ -116,3 +116,22 @@ export class InvitationResponse {
   @ApiProperty({ type: InvitationResult })
   data!: InvitationResult;
 }
+
+export class AcceptInvitationBody {
+  @ApiProperty({ description: 'The token of the mailed tenant invitation' })
+  @IsStringOfLength(1, 200)
+  invitationToken!: string;
+}
+
+export class AcceptedInvitation {
+  @ApiProperty({ format: 'uuid' })
+  tenantID!: string;
+
+  @ApiProperty({ enum: ['member'] })
+  role!: 'member';
+}
+
+export class AcceptedInvitationResponse {
+  @ApiProperty({ type: AcceptedInvitation })
+  data!: AcceptedInvitation;
+}

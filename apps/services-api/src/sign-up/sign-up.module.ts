@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { RateLimitRule } from '@platform/redis';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
+import { AcceptInvitation } from './accept-invitation.use-case';
 import { Clock } from './clock';
 import { CompleteSignUp, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';
 import { EmailDomainCheck } from './email-domain-check';
@@ -55,6 +56,7 @@ export class SignUpModule {
         RequestEmailVerification,
         CompleteSignUp,
         InviteOperator,
+        AcceptInvitation,
       ],
     };
   }

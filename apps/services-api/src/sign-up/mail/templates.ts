@@ -58,13 +58,13 @@ const INVITATION: Record<MailLanguage, (data: InvitationMailData) => { subject: 
     subject: `Convite para a equipe ${tenantName}`,
     lines: [
       `${inviterName ?? 'Um administrador'} convidou você para atender com a equipe ${tenantName}.`,
-      'Para aceitar, crie sua conta informando este código de convite:',
+      'Para aceitar, crie sua conta informando este código de convite (se já tiver uma conta, entre nela e aceite o convite com ele):',
     ],
     after: [`O convite vale por ${validDays} dias e só pode ser usado uma vez. Se você não esperava este convite, ignore esta mensagem.`],
   }),
   en: ({ tenantName, inviterName, validDays }) => ({
     subject: `Invitation to join ${tenantName}`,
-    lines: [`${inviterName ?? 'An administrator'} invited you to join the ${tenantName} team.`, 'To accept, sign up with this invitation token:'],
+    lines: [`${inviterName ?? 'An administrator'} invited you to join the ${tenantName} team.`, 'To accept, sign up with this invitation token (if you already have an account, sign in and accept the invitation with it):'],
     after: [`The invitation is valid for ${validDays} days and can be used once. If you did not expect it, ignore this message.`],
   }),
 };
