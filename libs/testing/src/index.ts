@@ -2,6 +2,7 @@ export { ConversationFixtures } from './conversation-fixtures';
 export type { MessageFixtureOptions, NotificationFixtureOptions, SessionFixtureOptions, ShortcutFixtureOptions } from './conversation-fixtures';
 export { CampaignFixtures } from './campaign-fixtures';
 export type { MessagingChannelFixture } from './campaign-fixtures';
+export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';

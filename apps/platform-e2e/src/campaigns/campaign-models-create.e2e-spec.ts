@@ -1,6 +1,6 @@
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID, withTableMissing } from './campaign-platform';
+import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
   let context: CampaignPlatform;
@@ -343,7 +343,7 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
     });
 
     it('is 500 5999 when the database fails', async () => {
-      const response = await withTableMissing(context, 'campaign_models', () => create(modelBody(context.channel.channelID, { campaignModelName: 'broken' })));
+      const response = await withTableMissing(context.platform.dataSource, 'campaign_models', () => create(modelBody(context.channel.channelID, { campaignModelName: 'broken' })));
       expect(response.status).toBe(500);
       expect(singleError(response.body)).toEqual(ERRORS.unknown);
     });

@@ -1,6 +1,6 @@
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorized, CampaignPlatform, ERRORS, startCampaignPlatform, UNKNOWN_ID, withTableMissing } from './campaign-platform';
+import { authorized, CampaignPlatform, ERRORS, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
   let context: CampaignPlatform;
@@ -169,7 +169,7 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
       const response = await list({}, token, base);
       expect([response.status, singleError(response.body)]).toEqual([403, ERRORS.forbidden]);
     }
-    const broken = await withTableMissing(context, 'campaign_model_counts', () => list());
+    const broken = await withTableMissing(context.platform.dataSource, 'campaign_model_counts', () => list());
     expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
   });
 });

@@ -1,6 +1,6 @@
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID, withTableMissing } from './campaign-platform';
+import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('read (operation 5) and update (operation 3) of a campaign model', () => {
   let context: CampaignPlatform;
@@ -107,7 +107,7 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
       expect([anonymous.status, singleError(anonymous.body)]).toEqual([401, ERRORS.unauthorized]);
       const outsider = await read(model.campaignModelID, context.outsider.token);
       expect([outsider.status, singleError(outsider.body)]).toEqual([403, ERRORS.forbidden]);
-      const broken = await withTableMissing(context, 'campaign_models', () => read(model.campaignModelID));
+      const broken = await withTableMissing(context.platform.dataSource, 'campaign_models', () => read(model.campaignModelID));
       expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
     });
   });
@@ -176,7 +176,7 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
       expect([anonymous.status, singleError(anonymous.body)]).toEqual([401, ERRORS.unauthorized]);
       const outsider = await update(model.campaignModelID, { campaignModelTags: ['x'] }, context.outsider.token);
       expect([outsider.status, singleError(outsider.body)]).toEqual([403, ERRORS.forbidden]);
-      const broken = await withTableMissing(context, 'campaign_models', () => update(model.campaignModelID, { campaignModelTags: ['x'] }));
+      const broken = await withTableMissing(context.platform.dataSource, 'campaign_models', () => update(model.campaignModelID, { campaignModelTags: ['x'] }));
       expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
     });
   });

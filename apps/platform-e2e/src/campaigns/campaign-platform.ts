@@ -139,12 +139,3 @@ export const ERRORS = {
 /** A tenant that does not exist. */
 export const UNKNOWN_ID = '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f';
 
-/** Runs `work` while `table` is renamed away, so the operation's query fails (the 500 5999 row). */
-export async function withTableMissing<T>(context: CampaignPlatform, table: string, work: () => Promise<T>): Promise<T> {
-  await context.platform.dataSource.query(`ALTER TABLE ${table} RENAME TO ${table}_away`);
-  try {
-    return await work();
-  } finally {
-    await context.platform.dataSource.query(`ALTER TABLE ${table}_away RENAME TO ${table}`);
-  }
-}

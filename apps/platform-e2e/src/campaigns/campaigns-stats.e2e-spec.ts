@@ -1,6 +1,6 @@
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorized, CampaignPlatform, ERRORS, startCampaignPlatform, UNKNOWN_ID, withTableMissing } from './campaign-platform';
+import { authorized, CampaignPlatform, ERRORS, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'canceled', 'failed'] as const;
 
@@ -72,7 +72,7 @@ describe('GET /v1/tenants/:tenantID/campaigns/stats (operation 6)', () => {
       const response = await stats(token, url);
       expect([response.status, singleError(response.body)]).toEqual([403, ERRORS.forbidden]);
     }
-    const broken = await withTableMissing(context, 'campaigns', () => stats());
+    const broken = await withTableMissing(context.platform.dataSource, 'campaigns', () => stats());
     expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
   });
 });

@@ -1,4 +1,4 @@
-import { ConversationFixtures, PluginConnectionFixture, PluginFixture, request, singleError } from '@platform/testing';
+import { ConversationFixtures, PluginConnectionFixture, PluginFixture, request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -256,8 +256,7 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
-      await platform.dataSource.query('ALTER TABLE session_summaries RENAME TO session_summaries_away');
-      try {
+      await withTableMissing(platform.dataSource, 'session_summaries', async () => {
         const response = await list(ownerToken);
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({
@@ -267,9 +266,7 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
           message: 'For some unknown reason your request has not succeeded.',
         });
         expect(JSON.stringify(response.body)).not.toContain('summar');
-      } finally {
-        await platform.dataSource.query('ALTER TABLE session_summaries_away RENAME TO session_summaries');
-      }
+      });
     });
   });
 });

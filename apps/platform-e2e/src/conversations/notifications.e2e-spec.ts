@@ -1,4 +1,4 @@
-import { ConversationFixtures, request, singleError } from '@platform/testing';
+import { ConversationFixtures, request, singleError, withTableMissing } from '@platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -163,8 +163,7 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
-      await platform.dataSource.query('ALTER TABLE notification_unread_counts RENAME TO notification_unread_counts_away');
-      try {
+      await withTableMissing(platform.dataSource, 'notification_unread_counts', async () => {
         const response = await counts(operatorIDs[0]);
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({
@@ -174,9 +173,7 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
           message: 'For some unknown reason your request has not succeeded.',
         });
         expect(JSON.stringify(response.body)).not.toContain('notification');
-      } finally {
-        await platform.dataSource.query('ALTER TABLE notification_unread_counts_away RENAME TO notification_unread_counts');
-      }
+      });
     });
   });
 });

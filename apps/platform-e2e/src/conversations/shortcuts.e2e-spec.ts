@@ -1,4 +1,4 @@
-import { ConversationFixtures, request, singleError } from '@platform/testing';
+import { ConversationFixtures, request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -256,8 +256,7 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
-      await platform.dataSource.query('ALTER TABLE shortcut_counts RENAME TO shortcut_counts_away');
-      try {
+      await withTableMissing(platform.dataSource, 'shortcut_counts', async () => {
         const response = await list(ownerToken);
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({
@@ -267,9 +266,7 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
           message: 'For some unknown reason your request has not succeeded.',
         });
         expect(JSON.stringify(response.body)).not.toContain('shortcut');
-      } finally {
-        await platform.dataSource.query('ALTER TABLE shortcut_counts_away RENAME TO shortcut_counts');
-      }
+      });
     });
   });
 });

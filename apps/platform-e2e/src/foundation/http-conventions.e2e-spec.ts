@@ -1,5 +1,5 @@
 import { SERVICES_API_VERSION } from '@apps/services-api';
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -83,8 +83,7 @@ describe('HTTP conventions shared by every app', () => {
   it('answers an unexpected failure 500 5999 without internals', async () => {
     const operator = await platform.fixtures.operator();
     const token = await platform.tokenFor(operator.operatorID);
-    await platform.dataSource.query('ALTER TABLE memberships RENAME TO memberships_away');
-    try {
+    await withTableMissing(platform.dataSource, 'memberships', async () => {
       const response = await request(platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${token}` } });
       expect(response.status).toBe(500);
       expect(singleError(response.body)).toEqual({
@@ -94,9 +93,7 @@ describe('HTTP conventions shared by every app', () => {
         message: 'For some unknown reason your request has not succeeded.',
       });
       expect(JSON.stringify(response.body)).not.toContain('memberships');
-    } finally {
-      await platform.dataSource.query('ALTER TABLE memberships_away RENAME TO memberships');
-    }
+    });
   });
 
   it('echoes the request id, or makes one', async () => {

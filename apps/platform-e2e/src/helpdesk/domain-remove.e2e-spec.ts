@@ -1,7 +1,7 @@
 import { createPluginsHelpdeskApp, HostnameDirectory, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
-import { request, singleError, TEST_REDIS_URL } from '@platform/testing';
+import { request, singleError, TEST_REDIS_URL, withTableMissing } from '@platform/testing';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
@@ -228,8 +228,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
     it('500 5999 without internals when the database fails', async () => {
       const host = 'banco-fora.acme-atendimento.com.br';
       await add(host);
-      await h.platform.dataSource.query('ALTER TABLE helpdesk_domains RENAME TO helpdesk_domains_away');
-      try {
+      await withTableMissing(h.platform.dataSource, 'helpdesk_domains', async () => {
         const response = await remove(host);
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({
@@ -238,9 +237,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
           error_code: 5999,
           message: 'For some unknown reason your request has not succeeded.',
         });
-      } finally {
-        await h.platform.dataSource.query('ALTER TABLE helpdesk_domains_away RENAME TO helpdesk_domains');
-      }
+      });
       expect(h.stub.find(host)).toBeDefined();
     });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IssueTraceTokens } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { request, singleError } from '@platform/testing';
+import { request, singleError, withTableMissing } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -288,15 +288,12 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
-      await platform.dataSource.query('ALTER TABLE sessions RENAME TO sessions_away');
-      try {
+      await withTableMissing(platform.dataSource, 'sessions', async () => {
         const response = await discover(scene.ownerToken);
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
         expect(JSON.stringify(response.body)).not.toContain('sessions');
-      } finally {
-        await platform.dataSource.query('ALTER TABLE sessions_away RENAME TO sessions');
-      }
+      });
     });
   });
 });

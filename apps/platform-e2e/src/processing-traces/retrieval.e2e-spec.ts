@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ReadTraceJson, request, singleError } from '@platform/testing';
+import { ReadTraceJson, request, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { at, InstalledProvider, installTraceProvider, traceScene } from './trace-providers';
@@ -366,15 +366,12 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
-      await platform.dataSource.query('ALTER TABLE plugin_connections RENAME TO plugin_connections_away');
-      try {
+      await withTableMissing(platform.dataSource, 'plugin_connections', async () => {
         const response = await retrieve(scene.ownerToken, body());
         expect(response.status).toBe(500);
         expect(singleError(response.body)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
         expect(JSON.stringify(response.body)).not.toContain('plugin_connections');
-      } finally {
-        await platform.dataSource.query('ALTER TABLE plugin_connections_away RENAME TO plugin_connections');
-      }
+      });
     });
   });
 });

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from './loopback-server';
 
 /** One request a stub received. */
 export interface RecordedCall {
@@ -19,51 +18,27 @@ export type StubRoute = (request: IncomingMessage, body: string, url: URL) => { 
  * modes (latency, failure status, connection refused while stopped). Start
  * it again on the same port to play a provider coming back.
  */
-export class StubServer {
+export class StubServer extends LoopbackServer {
   readonly calls: RecordedCall[] = [];
   /** Delay before every answer. */
   latencyMs = 0;
   /** When set, every request is answered with this status and an error body. */
   failWithStatus: number | undefined;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private port = 0;
 
-  constructor(private readonly route: StubRoute) {}
+  constructor(private readonly route: StubRoute) {
+    super();
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  get listeningPort(): number {
-    return this.port;
-  }
-
-  async start(port = this.port): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    this.server.listen(port, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  /** Stops listening: the provider is down (connections refused) until `start()`. */
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-    this.server = undefined;
-  }
 
   callsTo(method: string, pathPrefix: string): RecordedCall[] {
     return this.calls.filter((call) => call.method === method && call.path.startsWith(pathPrefix));
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');

@@ -1,6 +1,5 @@
-import { once } from 'node:events';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { LoopbackServer } from '../loopback-server';
 
 /**
  * A processing-trace provider on loopback speaking the platform's protocol
@@ -58,52 +57,32 @@ export interface TraceProviderCall {
 
 const ROUTE = /^(.*)\/tenants\/([^/]+)\/sessions\/([^/]+)\/traces(\/read)?$/;
 
-export class TraceProviderStub {
+export class TraceProviderStub extends LoopbackServer {
   readonly calls: TraceProviderCall[] = [];
   latencyMs = 0;
   fault: TraceProviderFault | undefined;
   /** Checks the credential of each call; a rejection answers 401. */
   verify: ((authorization: string | undefined, call: TraceProviderCall) => Promise<void>) | undefined;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private port = 0;
 
   constructor(
     readonly traces: TraceBehaviour,
     /** Path prefix of the protocol (the plugin's endpoint URL is `url` + prefix). */
     private readonly prefix = '',
-  ) {}
+  ) {
+    super();
+  }
 
   /** The endpoint URL to declare on the plugin. */
   get url(): string {
     return `http://127.0.0.1:${this.port}${this.prefix}`;
   }
 
-  async start(port = this.port): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-    this.server.listen(port, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  /** Stops listening: calls are refused (unreachable) until `start()` again. */
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-    this.server = undefined;
-  }
 
   callsOf(kind: 'list' | 'read'): TraceProviderCall[] {
     return this.calls.filter((call) => (kind === 'read') === call.path.endsWith('/read'));
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
