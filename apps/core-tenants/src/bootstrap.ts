@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
 import { createHttpApp } from '@platform/http-common';
-import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe } from '@platform/transport';
+import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
 import { loadSigningKey } from './signing/signing-key';
@@ -22,7 +22,9 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     },
     describeSecurity: describePluginAuthSchemes,
   });
-  const listener = app.connectMicroservice(exactlyOnceRedisListener(config.REDIS_URL), {
+  const transport = exactlyOnceRedisListener({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) });
+  app.get(TransportReadiness).watch('transport listener', () => transport.strategy.connections());
+  const listener = app.connectMicroservice(transport, {
     inheritAppConfig: false,
     // Deferred so the pipe and filter below apply to the handlers registered at start.
     deferInitialization: true,

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
-import { TransportClientModule } from '@platform/transport';
+import { TransportClientModule, transportNamespaceOf } from '@platform/transport';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
@@ -28,7 +28,7 @@ export class ServicesApiModule {
             jwksUrl: config.OPERATOR_JWKS_URL,
           },
         }),
-        TransportClientModule.forRoot(config.REDIS_URL, config.CORE_TENANTS_RPC_TIMEOUT_MS),
+        TransportClientModule.forRoot({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) }, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         JobsModule.forRoot({
           databaseUrl: config.DATABASE_URL,
           applicationName: 'services-api-jobs',

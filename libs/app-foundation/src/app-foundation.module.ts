@@ -5,6 +5,7 @@ import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
+import { TransportReadinessModule } from '@platform/transport';
 
 export interface AppFoundationOptions {
   /** The app's name: in every log line, in pg_stat_activity and in Redis CLIENT LIST. */
@@ -15,7 +16,8 @@ export interface AppFoundationOptions {
 
 /**
  * What every app of the platform has, set up once: JSON logs, the PostgreSQL
- * pool, the Redis client, authentication and the health endpoints.
+ * pool, the Redis client, authentication, the health endpoints and the
+ * readiness of the transport between apps (for the apps that have one).
  */
 @Module({})
 export class AppFoundationModule {
@@ -27,6 +29,7 @@ export class AppFoundationModule {
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
         AuthModule.forRoot(operatorTokens),
+        TransportReadinessModule,
         HealthModule,
       ],
       exports: [DatabaseModule],

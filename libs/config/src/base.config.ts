@@ -24,6 +24,17 @@ export class BaseConfig {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL!: string;
 
+  /**
+   * Namespace of the transport's Redis channels (docs/transport.md): two
+   * environments on one Redis server must have different ones. Required in
+   * production; elsewhere it defaults to the name of the app's database.
+   */
+  @ValidateIf((config: BaseConfig) => config.NODE_ENV === 'production' || config.TRANSPORT_NAMESPACE !== undefined)
+  @Matches(/^[A-Za-z0-9][\w.-]{0,62}$/, {
+    message: 'must be 1-63 letters, digits, ".", "_" or "-", one per environment sharing a Redis server (required in production)',
+  })
+  TRANSPORT_NAMESPACE?: string;
+
   /** Request bodies above this size are refused with 413 (docs/http-conventions.md). */
   @Type(() => Number)
   @IsInt({ message: 'must be an integer 1024-10485760' })

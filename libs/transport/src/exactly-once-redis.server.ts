@@ -1,26 +1,65 @@
 import { ServerRedis } from '@nestjs/microservices';
 import type Redis from 'ioredis';
+import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 /** How long a claim on a request id is kept: far longer than any caller waits. */
 const CLAIM_TTL_MS = 10 * 60 * 1000;
 
+type ServerOptions = ConstructorParameters<typeof ServerRedis>[0];
+
 /**
- * Nest's Redis transport is publish/subscribe: every replica of the listening
- * app receives every request, runs the handler and answers, and the caller
- * keeps the first answer. For handlers with side effects (removing a
- * connection, creating a VM) that would run them once per replica. This
- * server claims each request id with an atomic `SET NX` before handling it:
- * exactly one replica runs the handler and answers; the others stay silent.
- * The wire format is Nest's own, so callers use the stock Redis client.
+ * Nest's Redis transport server, with three changes:
+ *
+ * - Exactly one replica handles each request. The transport is
+ *   publish/subscribe: every replica of the listening app receives every
+ *   request, and would run handlers with side effects (removing a connection,
+ *   creating a VM) once per replica. Each replica first claims the request id
+ *   with an atomic `SET NX`; the one that wins handles it and answers, the
+ *   others stay silent.
+ * - Every channel carries the environment's namespace (transport-settings.ts),
+ *   so another environment on the same Redis server is never heard or answered.
+ * - It reconnects for ever after a Redis outage instead of giving up.
+ *
+ * The wire format is Nest's own.
  */
 export class ExactlyOnceRedisServer extends ServerRedis {
+  private readonly channelPrefix: string;
+
+  constructor(
+    private readonly settings: TransportSettings,
+    options: ServerOptions,
+  ) {
+    super(options);
+    this.channelPrefix = requestChannel(settings.namespace, '');
+  }
+
+  override getRequestPattern(pattern: string): string {
+    return requestChannel(this.settings.namespace, pattern);
+  }
+
+  override getReplyPattern(pattern: string): string {
+    return replyChannel(this.settings.namespace, pattern);
+  }
+
+  override createRetryStrategy(attempt: number): number | undefined {
+    return this.isManuallyClosed ? undefined : reconnectDelayMs(attempt);
+  }
+
+  /** The Redis connections (publisher, subscriber) once listening, for readiness. */
+  connections(): Redis[] {
+    return this.pubClient && this.subClient ? [this.pubClient, this.subClient] : [];
+  }
+
   override async handleMessage(channel: string, buffer: string, pub: Redis, pattern: string): Promise<unknown> {
+    // Handlers are registered under the bare pattern; the namespace lives on the channel only.
+    if (!channel.startsWith(this.channelPrefix)) return undefined;
+    const messagePattern = channel.slice(this.channelPrefix.length);
     const requestId = this.requestIdOf(buffer);
     if (requestId !== undefined) {
-      const claimed = await pub.set(`transport:v1:claim:${requestId}`, '1', 'PX', CLAIM_TTL_MS, 'NX');
+      const claimed = await pub.set(`transport:v1:claim:${this.settings.namespace}:${requestId}`, '1', 'PX', CLAIM_TTL_MS, 'NX');
       if (claimed !== 'OK') return undefined;
     }
-    return super.handleMessage(channel, buffer, pub, pattern);
+    return super.handleMessage(messagePattern, buffer, pub, pattern === channel ? messagePattern : pattern);
   }
 
   private requestIdOf(buffer: string): string | undefined {

@@ -1,7 +1,11 @@
 export { ExactlyOnceRedisServer } from './exactly-once-redis.server';
-export { exactlyOnceRedisListener, redisTransportOptions } from './redis-transport';
+export { exactlyOnceRedisListener, NamespacedRedisClient, redisConnectionOptions } from './redis-transport';
 export { isRpcErrorPayload, toRpcErrorPayload } from './rpc-error';
 export type { RpcErrorPayload } from './rpc-error';
 export { RpcErrorFilter, RpcValidationPipe } from './rpc-server';
 export { TransportClient } from './transport-client';
 export { TransportClientModule } from './transport-client.module';
+export { TransportReadiness, TransportReadinessModule } from './transport-readiness';
+export type { TransportReadinessState } from './transport-readiness';
+export { replyChannel, requestChannel, transportNamespaceOf } from './transport-settings';
+export type { TransportNamespaceSource, TransportSettings } from './transport-settings';

@@ -1,23 +1,25 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { ClientProxy, ClientsModule } from '@nestjs/microservices';
-import { redisTransportOptions } from './redis-transport';
+import { NamespacedRedisClient } from './redis-transport';
 import { TransportClient } from './transport-client';
+import { TransportReadiness } from './transport-readiness';
+import { TransportSettings } from './transport-settings';
 
-const CORE_TENANTS_CLIENT = 'CORE_TENANTS_CLIENT';
-
-/** Provides a TransportClient that talks to core-tenants over the Redis transport. */
+/** Provides a TransportClient that talks to core-tenants over the Redis transport, watched by readiness. */
 @Global()
 @Module({})
 export class TransportClientModule {
-  static forRoot(redisUrl: string, timeoutMs: number): DynamicModule {
+  static forRoot(settings: TransportSettings, timeoutMs: number): DynamicModule {
     return {
       module: TransportClientModule,
-      imports: [ClientsModule.register([{ name: CORE_TENANTS_CLIENT, ...redisTransportOptions(redisUrl) }])],
       providers: [
         {
           provide: TransportClient,
-          useFactory: (client: ClientProxy) => new TransportClient(client, timeoutMs),
-          inject: [CORE_TENANTS_CLIENT],
+          useFactory: (readiness: TransportReadiness) => {
+            const proxy = new NamespacedRedisClient(settings);
+            readiness.watch('transport client', () => proxy.connections());
+            return new TransportClient(proxy, timeoutMs);
+          },
+          inject: [TransportReadiness],
         },
       ],
       exports: [TransportClient],

@@ -1,5 +1,5 @@
-import { Logger } from '@nestjs/common';
-import { ClientProxy } from '@nestjs/microservices';
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { ClientRedis } from '@nestjs/microservices';
 import type { MessageContract } from '@platform/contracts';
 import { AppException, errorKeyOfCode } from '@platform/errors';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
@@ -10,14 +10,26 @@ import { isRpcErrorPayload } from './rpc-error';
  * back as the platform's own exception, so they render in the envelope as if
  * raised here: a catalog error keeps its code, a missing answer is 504 5904,
  * an unreachable transport 503 5903.
+ *
+ * It connects when the app starts, so readiness sees a transport that cannot
+ * work before the first request does, and closes its connections at shutdown.
  */
-export class TransportClient {
+export class TransportClient implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(TransportClient.name);
 
   constructor(
-    private readonly client: ClientProxy,
+    private readonly client: ClientRedis,
     private readonly timeoutMs: number,
   ) {}
+
+  onApplicationBootstrap(): void {
+    // A failure here is not fatal: the connection keeps retrying and readiness reports it meanwhile.
+    this.client.connect().catch((error: unknown) => this.logger.warn({ err: error }, 'transport not connected yet'));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
 
   async send<Payload extends object, Reply>(message: MessageContract<Payload, Reply>, payload: Payload, timeoutMs = this.timeoutMs): Promise<Reply> {
     try {

@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
-import { ClientProxyFactory } from '@nestjs/microservices';
 import { loadConfig } from '@platform/config';
 import { TransportPing } from '@platform/contracts';
 import { createDataSource } from '@platform/database';
 import { BillingStub, FixtureBuilder, VmStub } from '@platform/testing';
-import { redisTransportOptions, TransportClient } from '@platform/transport';
+import { NamespacedRedisClient, TransportClient, transportNamespaceOf } from '@platform/transport';
 import { BenchContext } from '../context';
 import { measure, percentiles, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
 
@@ -55,7 +54,7 @@ export async function pluginConnections(context: BenchContext): Promise<void> {
 
   const core = await startProcess('dist/apps/core-tenants/src/main.js', env);
   const services = await startProcess('dist/apps/services-api/src/main.js', env);
-  const transport = ClientProxyFactory.create(redisTransportOptions(context.redisUrl));
+  const transport = new NamespacedRedisClient({ redisUrl: context.redisUrl, namespace: transportNamespaceOf({ DATABASE_URL: context.databaseUrl }) });
   try {
     await waitForHttp(`http://127.0.0.1:${corePort}/health/ready`);
     await waitForHttp(`http://127.0.0.1:${servicesPort}/health/ready`);

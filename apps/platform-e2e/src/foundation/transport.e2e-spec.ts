@@ -3,7 +3,7 @@ import { AppException } from '@platform/errors';
 import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { loadConfig } from '@platform/config';
 import { TEST_REDIS_URL } from '@platform/testing';
-import { TransportClient } from '@platform/transport';
+import { replyChannel, TransportClient, transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -48,7 +48,7 @@ describe('Redis transport between services-api and core-tenants', () => {
     const listener = new Redis(TEST_REDIS_URL);
     const replies: unknown[] = [];
     try {
-      await listener.subscribe(`${TransportPing.pattern}.reply`);
+      await listener.subscribe(replyChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! }), TransportPing.pattern));
       listener.on('message', (_, message) => replies.push(JSON.parse(message)));
       for (let index = 0; index < 10; index += 1) {
         await client.send(TransportPing, { sentAt: new Date().toISOString(), from: `replica-test-${index}` });

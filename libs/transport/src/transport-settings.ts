@@ -1,0 +1,51 @@
+/**
+ * Where the transport runs: the Redis server and the environment namespace
+ * that every channel carries.
+ *
+ * Redis pub/sub channels are shared by every logical database of a server
+ * (a message published on db 15 reaches a subscriber on db 1), so the db
+ * number of REDIS_URL does not separate two environments on one server. The
+ * namespace does: two environments with different namespaces never see each
+ * other's requests or replies.
+ */
+export interface TransportSettings {
+  redisUrl: string;
+  namespace: string;
+}
+
+/** What the namespace is derived from: TRANSPORT_NAMESPACE, else the database the app works on. */
+export interface TransportNamespaceSource {
+  TRANSPORT_NAMESPACE?: string;
+  DATABASE_URL: string;
+}
+
+/**
+ * The configured namespace, or by default the name of the app's PostgreSQL
+ * database: apps that work on the same data form one environment, and
+ * environments with databases of their own (the tests' throwaway databases,
+ * the quick start's, a staging database) never share a namespace by accident.
+ * Production sets TRANSPORT_NAMESPACE explicitly (the configuration requires it).
+ */
+export function transportNamespaceOf(source: TransportNamespaceSource): string {
+  if (source.TRANSPORT_NAMESPACE) return source.TRANSPORT_NAMESPACE;
+  const database = decodeURIComponent(new URL(source.DATABASE_URL).pathname.slice(1)) || 'postgres';
+  return `db.${database}`;
+}
+
+/** The channel a request for `pattern` travels on; its reply comes back on `${channel}.reply`. */
+export function requestChannel(namespace: string, pattern: string): string {
+  return `${namespace}:${pattern}`;
+}
+
+export function replyChannel(namespace: string, pattern: string): string {
+  return `${requestChannel(namespace, pattern)}.reply`;
+}
+
+/**
+ * Reconnection delay after the n-th failed attempt: quick at first, then
+ * every second, for ever. Giving up (Nest's default after `retryAttempts`)
+ * would leave the app unable to reach core-tenants until it is restarted.
+ */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(100 * attempt, 1_000);
+}
