@@ -17,19 +17,37 @@ export interface StoredConnectionSecret {
 const CACHE_TTL_SECONDS = 60;
 /** Longer than the cache TTL, so a revoked entry can never be re-cached and served. */
 const TOMBSTONE_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * How long a removal in progress keeps lookups on PostgreSQL: far longer than
+ * any removal transaction, and longer than the cache TTL, so that when it
+ * lapses no cache entry from before the removal can be left.
+ */
+const REMOVAL_IN_PROGRESS_TTL_SECONDS = 10 * 60;
 
 const pluginKey = (id: string) => `auth:v1:plugin:${id}`;
 const connectionKey = (id: string) => `auth:v1:connection:${id}`;
 const connectionTombstoneKey = (id: string) => `auth:v1:connection-revoked:${id}`;
+const connectionRemovalKey = (id: string) => `auth:v1:connection-removing:${id}`;
+
+/** Fills the cache only while neither a tombstone nor a removal in progress exists. */
+const FILL_UNLESS_REVOKED = `if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end return 1`;
 
 /**
  * Looks up the stored hash of plugin and connection tokens with a short Redis
  * cache in front of PostgreSQL, so the hot path costs one Redis round trip.
  *
- * Revocation is immediate on every replica: `revokeConnection` writes a
- * tombstone that every lookup reads in the same round trip as the cache, so a
- * lookup racing the revocation cannot bring the entry back. When Redis is
- * unavailable, lookups go to PostgreSQL, which is authoritative.
+ * A removed connection's token never keeps working, whatever crashes between
+ * the steps of its removal (docs/plugin-connections.md):
+ * 1. before the removal touches anything, `beginRemoval` drops the cached
+ *    entry and marks the removal in progress; while the mark exists every
+ *    lookup reads PostgreSQL, which is authoritative, and never fills the cache;
+ * 2. the removal commits in PostgreSQL: from then on every lookup refuses it;
+ * 3. `revokeConnection` writes a tombstone, so lookups refuse it again without
+ *    reading PostgreSQL.
+ * A crash after 1 leaves at worst a mark that costs lookups a PostgreSQL read
+ * until it lapses; a crash after 2 still refuses the token. When Redis is
+ * unavailable, lookups go to PostgreSQL.
  */
 @Injectable()
 export class CredentialStore {
@@ -51,33 +69,51 @@ export class CredentialStore {
   }
 
   async findLiveConnection(pluginConnectionID: string): Promise<StoredConnectionSecret | undefined> {
-    const cached = await this.readCache([connectionKey(pluginConnectionID), connectionTombstoneKey(pluginConnectionID)]);
+    const keys = [connectionKey(pluginConnectionID), connectionTombstoneKey(pluginConnectionID), connectionRemovalKey(pluginConnectionID)];
+    const cached = await this.readCache(keys);
     if (cached?.[1]) return undefined;
-    if (cached?.[0]) return JSON.parse(cached[0]) as StoredConnectionSecret;
+    const removalInProgress = Boolean(cached?.[2]);
+    if (cached?.[0] && !removalInProgress) return JSON.parse(cached[0]) as StoredConnectionSecret;
     const rows: { token_hash: string; tenant_id: string; plugin_id: string }[] = await this.dataSource.query(
       `SELECT token_hash, tenant_id, plugin_id FROM plugin_connections WHERE id = $1 AND status = 'live'`,
       [pluginConnectionID],
     );
     if (rows.length === 0) return undefined;
     const secret: StoredConnectionSecret = { tokenHash: rows[0].token_hash, tenantID: rows[0].tenant_id, pluginID: rows[0].plugin_id };
-    // Only fill the cache if no tombstone appeared meanwhile (NX + tombstone check in one script).
-    await this.redis
-      .eval(
-        `if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end return 1`,
-        2,
-        connectionKey(pluginConnectionID),
-        connectionTombstoneKey(pluginConnectionID),
-        JSON.stringify(secret),
-        CACHE_TTL_SECONDS,
-      )
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'credential cache fill failed'));
+    // The check and the write are one script, so a removal that begins meanwhile is never undone.
+    if (!removalInProgress) {
+      await this.redis
+        .eval(FILL_UNLESS_REVOKED, keys.length, ...keys, JSON.stringify(secret), CACHE_TTL_SECONDS)
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'credential cache fill failed'));
+    }
     return secret;
   }
 
   /**
-   * Makes a connection's token stop working at once on every replica. Call it
-   * after the removal is committed; it throws if Redis cannot record the
-   * tombstone, so the caller can retry rather than leave a cached token alive.
+   * Step 1 of a removal: call it before the removal changes anything. It
+   * throws if Redis cannot record it, so the caller can give up before acting.
+   */
+  async beginRemoval(pluginConnectionID: string): Promise<void> {
+    const results = await this.redis
+      .multi()
+      .set(connectionRemovalKey(pluginConnectionID), '1', 'EX', REMOVAL_IN_PROGRESS_TTL_SECONDS)
+      .del(connectionKey(pluginConnectionID))
+      .exec();
+    const failure = results?.find(([error]) => error)?.[0];
+    if (!results || failure) throw failure ?? new Error('removal mark not recorded');
+  }
+
+  /** A removal that did not happen (rolled back): lookups may use the cache again. Best effort. */
+  async abandonRemoval(pluginConnectionID: string): Promise<void> {
+    await this.redis.del(connectionRemovalKey(pluginConnectionID)).catch((error: unknown) => {
+      this.logger.warn({ err: error, pluginConnectionID }, 'removal mark not cleared; it lapses on its own');
+    });
+  }
+
+  /**
+   * Step 3, after the removal is committed: the token is refused without
+   * reading PostgreSQL. Throws if Redis cannot record it; the removal mark
+   * keeps the token refused meanwhile.
    */
   async revokeConnection(pluginConnectionID: string): Promise<void> {
     await this.redis
