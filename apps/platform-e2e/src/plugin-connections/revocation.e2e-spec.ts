@@ -57,5 +57,4 @@ describe('revocation of a connection token across the steps of its removal', () 
     await commitRemovalInDatabase();
     expect((await ask()).status).toBe(401);
   });
-
 });

@@ -25,6 +25,8 @@ export interface StartOptions {
   apps?: AppName[];
   /** Extra environment for every app (validated like production configuration). */
   env?: Record<string, string>;
+  /** Empty the tests' Redis database first (default); off for a second platform beside a running one. */
+  resetRedis?: boolean;
 }
 
 /** Three real apps on loopback, over a fresh database and an empty Redis. */
@@ -57,7 +59,7 @@ async function listen(app: NestFastifyApplication): Promise<string> {
 export async function startPlatform(options: StartOptions = {}): Promise<TestPlatform> {
   const wanted = options.apps ?? ['core-tenants', 'services-api', 'plugins-helpdesk'];
   const database = await createTestDatabase();
-  await resetTestRedis();
+  if (options.resetRedis !== false) await resetTestRedis();
   const signingKey = generateTestSigningKey();
   const billing = await new BillingStub().start();
   const vms = await new VmStub().start();

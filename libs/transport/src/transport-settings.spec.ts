@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { reconnectDelayMs, replyChannel, requestChannel, transportNamespaceOf } from './transport-settings';
+
+describe('transport namespace', () => {
+  it('defaults to the name of the app database, so environments with their own databases differ', () => {
+    expect(transportNamespaceOf({ DATABASE_URL: 'postgres://app:secret@db.internal:5432/platform' })).toBe('db.platform');
+    expect(transportNamespaceOf({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform_test_0a1b2c' })).toBe('db.platform_test_0a1b2c');
+  });
+
+  it('never carries credentials or hosts of the database URL', () => {
+    expect(transportNamespaceOf({ DATABASE_URL: 'postgres://app:secret@db.internal:5432/platform' })).not.toMatch(/secret|internal|app:/);
+  });
+
+  it('takes TRANSPORT_NAMESPACE over the default', () => {
+    expect(transportNamespaceOf({ TRANSPORT_NAMESPACE: 'staging', DATABASE_URL: 'postgres://127.0.0.1/platform' })).toBe('staging');
+  });
+
+  it('puts every request and reply channel in the namespace', () => {
+    expect(requestChannel('staging', 'plugin-connections.delete')).toBe('staging:plugin-connections.delete');
+    expect(replyChannel('staging', 'plugin-connections.delete')).toBe('staging:plugin-connections.delete.reply');
+  });
+});
+
+describe('reconnection delay', () => {
+  it('starts quick and settles at one second, without ever giving up', () => {
+    expect(reconnectDelayMs(1)).toBe(100);
+    expect(reconnectDelayMs(5)).toBe(500);
+    expect(reconnectDelayMs(1_000_000)).toBe(1_000);
+  });
+});
