@@ -25,12 +25,12 @@ describe('PluginsHelpdeskConfig', () => {
   });
 
   it('requires a real token and zone in production, naming both', () => {
-    expect(problemsOf({ ...BASE, NODE_ENV: 'production' })).toEqual([
+    expect(problemsOf({ ...BASE, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([
       expect.stringMatching(/^CLOUDFLARE_API_TOKEN is missing/),
       expect.stringMatching(/^CLOUDFLARE_ZONE_ID is missing/),
     ]);
-    expect(problemsOf({ ...BASE, NODE_ENV: 'production', CLOUDFLARE_API_TOKEN: 'change-me', CLOUDFLARE_ZONE_ID: 'change-me' })).toHaveLength(2);
-    expect(problemsOf({ ...BASE, NODE_ENV: 'production', CLOUDFLARE_API_TOKEN: 'x'.repeat(40), CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353' })).toEqual([]);
+    expect(problemsOf({ ...BASE, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', CLOUDFLARE_API_TOKEN: 'change-me', CLOUDFLARE_ZONE_ID: 'change-me' })).toHaveLength(2);
+    expect(problemsOf({ ...BASE, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', CLOUDFLARE_API_TOKEN: 'x'.repeat(40), CLOUDFLARE_ZONE_ID: '023e105f4ecef8ad9ca31a8372d0c353' })).toEqual([]);
   });
 
   it('refuses a malformed base URL or CNAME target', () => {

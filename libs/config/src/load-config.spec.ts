@@ -37,4 +37,11 @@ describe('loadConfig', () => {
   it('needs a way to verify operator tokens', () => {
     expect(problemsOf({ ...valid, OPERATOR_JWKS_URL: undefined })).toEqual([expect.stringMatching(/^OPERATOR_JWKS_URL is missing/)]);
   });
+
+  it('requires a transport namespace in production only, and refuses one that cannot be a channel prefix', () => {
+    expect(problemsOf(valid)).toEqual([]);
+    expect(problemsOf({ ...valid, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
+    expect(problemsOf({ ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([]);
+    expect(problemsOf({ ...valid, TRANSPORT_NAMESPACE: 'staging:*' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is malformed/)]);
+  });
 });

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppException, errorEnvelope } from './app-exception';
 import { ErrorKey } from './catalog';
+import { isUnavailableDependency } from './unavailable-dependency';
 
 /** Fastify's own errors raised before a handler runs (body parsing, size limit). */
 interface FastifyError {
@@ -16,6 +17,7 @@ const STATUS_TO_KEY: Record<number, ErrorKey> = {
   404: 'RouteNotFound',
   413: 'PayloadTooLarge',
   429: 'TooManyRequests',
+  503: 'InternalServiceUnavailable',
 };
 
 function fromFastifyError(error: FastifyError): AppException | undefined {
@@ -47,6 +49,7 @@ export function toAppException(exception: unknown): AppException | undefined {
     const key = STATUS_TO_KEY[exception.getStatus()];
     return key ? new AppException(key, { cause: exception }) : undefined;
   }
+  if (isUnavailableDependency(exception)) return new AppException('InternalServiceUnavailable', { cause: exception });
   if (typeof exception === 'object' && exception !== null) return fromFastifyError(exception as FastifyError);
   return undefined;
 }
@@ -71,6 +74,9 @@ export class HttpExceptionFilter implements ExceptionFilter {
     let appException = toAppException(exception);
     if (appException?.key === 'RouteNotFound' && EMPTY_TENANT_SEGMENT.test(host.switchToHttp().getRequest<FastifyRequest>().url)) {
       appException = new AppException('MissingTenantID');
+    }
+    if (isUnavailableDependency(exception)) {
+      this.logger.warn({ err: exception }, 'PostgreSQL or Redis unavailable, answered 503');
     }
     if (!appException) {
       this.logger.error(

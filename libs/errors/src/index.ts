@@ -4,3 +4,4 @@ export { AppException, errorEnvelope, renderReceived } from './app-exception';
 export type { ErrorBody, FieldError } from './app-exception';
 export { HttpExceptionFilter, toAppException } from './http-exception.filter';
 export { rethrowUniqueViolation, violatedUniqueConstraint } from './postgres-errors';
+export { isUnavailableDependency } from './unavailable-dependency';

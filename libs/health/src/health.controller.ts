@@ -1,6 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppException } from '@platform/errors';
 import { RedisHealthIndicator } from './redis.health';
 import { TransportHealthIndicator } from './transport.health';
 
@@ -12,6 +13,8 @@ import { TransportHealthIndicator } from './transport.health';
 @ApiTags('Health')
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger(HealthController.name);
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
@@ -29,11 +32,18 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({ summary: 'Readiness probe: PostgreSQL and Redis reachable, transport connected' })
   @HealthCheck()
-  ready() {
-    return this.health.check([
-      () => this.database.pingCheck('postgres', { timeout: 1_000 }),
-      () => this.redis.isHealthy('redis'),
-      ...(this.transport.applies ? [() => this.transport.isHealthy('transport')] : []),
-    ]);
+  async ready() {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('postgres', { timeout: 1_000 }),
+        () => this.redis.isHealthy('redis'),
+        ...(this.transport.applies ? [() => this.transport.isHealthy('transport')] : []),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      // Not ready: 503 in the envelope like every other answer; which check failed goes to the log.
+      this.logger.warn({ checks: error.getResponse() }, 'not ready');
+      throw new AppException('InternalServiceUnavailable', { cause: error });
+    }
   }
 }

@@ -1,24 +1,63 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { once } from 'node:events';
 import Redis from 'ioredis';
 import { RateLimiter } from './rate-limiter';
 
 /** Injection token of the shared ioredis client. */
 export const REDIS = Symbol('REDIS');
 
+/** How long an app's start waits for its first Redis connection before going on without it. */
+const FIRST_CONNECTION_WAIT_MS = 3_000;
+
 export function createRedisClient(url: string, connectionName: string): Redis {
   return new Redis(url, {
     connectionName,
-    // Fail commands fast while Redis is away instead of queueing them for ever:
-    // callers turn the failure into an error in the envelope.
+    // While Redis is away, commands fail at once instead of waiting in a queue
+    // for the next reconnection attempt: callers fall back to PostgreSQL where
+    // they can, and answer 503 5903 in the envelope where they cannot.
     maxRetriesPerRequest: 1,
-    enableOfflineQueue: true,
+    enableOfflineQueue: false,
     connectTimeout: 2_000,
+    // Reconnect for ever, at most a second apart, so service resumes within a
+    // second of Redis returning.
+    retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
   });
 }
 
+/**
+ * Waits, at start, for the first connection (commands are not queued while
+ * connecting), but only briefly: an app whose Redis is away still starts,
+ * reports not ready, and serves once Redis comes.
+ */
 @Injectable()
-class RedisShutdown implements OnApplicationShutdown {
+class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Redis');
+
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  async onModuleInit(): Promise<void> {
+    this.reportOutages();
+    if (this.redis.status === 'ready') return;
+    const timeout = AbortSignal.timeout(FIRST_CONNECTION_WAIT_MS);
+    await once(this.redis, 'ready', { signal: timeout }).catch(() => {
+      this.logger.warn(`not connected after ${FIRST_CONNECTION_WAIT_MS} ms; starting anyway, not ready until it connects`);
+    });
+  }
+
+  /** One line when Redis goes away and one when it is back, rather than one per reconnection attempt. */
+  private reportOutages(): void {
+    let away = false;
+    this.redis.on('error', (error: Error) => {
+      if (away) return;
+      away = true;
+      this.logger.warn({ err: error }, 'Redis unavailable; reconnecting');
+    });
+    this.redis.on('ready', () => {
+      if (!away) return;
+      away = false;
+      this.logger.log('Redis connection restored');
+    });
+  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
@@ -34,7 +73,7 @@ export class RedisModule {
       providers: [
         { provide: REDIS, useFactory: () => createRedisClient(url, connectionName) },
         { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis), inject: [REDIS] },
-        RedisShutdown,
+        RedisLifecycle,
       ],
       exports: [REDIS, RateLimiter],
     };

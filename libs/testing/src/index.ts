@@ -35,3 +35,4 @@ export type {
   TraceProviderCall,
   TraceProviderFault,
 } from './stubs/trace-provider/trace-provider-stub';
+export { RedisServerProcess } from './redis-server-process';

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ArgumentsHost, Catch, Injectable, Logger, PipeTransform, RpcExceptionFilter } from '@nestjs/common';
-import { AppException } from '@platform/errors';
+import { AppException, isUnavailableDependency } from '@platform/errors';
 import { RequestValidationPipe } from '@platform/http-common';
 import { Observable, throwError } from 'rxjs';
 import { toRpcErrorPayload } from './rpc-error';
@@ -18,13 +18,20 @@ export class RpcValidationPipe implements PipeTransform {
   }
 }
 
-/** Sends every handler failure back as `{error_code, fields?}`; unexpected ones are logged and become 5999. */
+/**
+ * Sends every handler failure back as `{error_code, fields?}`: PostgreSQL or
+ * Redis unreachable becomes 5903, anything else unexpected is logged and becomes 5999.
+ */
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
   private readonly logger = new Logger('RpcErrorFilter');
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     if (exception instanceof AppException) return throwError(() => toRpcErrorPayload(exception));
+    if (isUnavailableDependency(exception)) {
+      this.logger.warn({ err: exception }, 'PostgreSQL or Redis unavailable while handling a message');
+      return throwError(() => toRpcErrorPayload(new AppException('InternalServiceUnavailable', { cause: exception })));
+    }
     this.logger.error(
       { err: exception instanceof Error ? exception : new Error(String(exception)), data: host.switchToRpc().getData<unknown>() },
       'unexpected exception in message handler',

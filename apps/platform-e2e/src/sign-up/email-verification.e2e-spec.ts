@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { PG_BOSS } from '@apps/services-api';
 import { REDIS } from '@platform/redis';
 import { singleError } from '@platform/testing';
@@ -306,7 +307,9 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
     it('answers 503 5016 while Redis is down, and writes nothing', async () => {
       const redis = env.platform.apps['services-api']!.get<symbol, Redis>(REDIS);
       const address = freshAddress();
+      const closed = once(redis, 'end');
       redis.disconnect();
+      await closed;
       try {
         const response = await ask({ operatorEmail: address, operatorFirstname: 'Rui' });
         expect(response.status).toBe(503);
