@@ -24,6 +24,13 @@ describe('plugin connections when the VM or billing provider fails (two replicas
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
+  async function paidConnection() {
+    const plugin = await platform.fixtures.plugin({ kind: 'paid' });
+    const subscriptionItemId = `si_${Math.random().toString(36).slice(2)}`;
+    platform.stubs.billing.addItem(subscriptionItemId);
+    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId })), subscriptionItemId };
+  }
+
   async function hostedConnection() {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
     const vmId = `vm-${Math.random().toString(36).slice(2)}`;
@@ -41,7 +48,7 @@ describe('plugin connections when the VM or billing provider fails (two replicas
   afterAll(() => platform?.close());
   beforeEach(() => {
     platform.stubs.vms.failWithStatus = undefined;
-    platform.stubs.vms.latencyMs = 0;
+    platform.stubs.billing.failWithStatus = undefined;
   });
 
   it('answers 502 5002 on every replica while the VM provider fails, keeps the connection live with its token, and removes it once the provider is back', async () => {
@@ -70,5 +77,36 @@ describe('plugin connections when the VM or billing provider fails (two replicas
       expect(await tokenWorksOn(core1, connection)).toBe(401);
       expect(await tokenWorksOn(core2, connection)).toBe(401);
     });
+  });
+
+  it('answers 200 on every replica while billing fails, and cancels each item exactly once after billing recovers, though a core-tenants replica stopped meanwhile', async () => {
+    const connections = [await paidConnection(), await paidConnection(), await paidConnection(), await paidConnection()];
+    platform.stubs.billing.failWithStatus = 500;
+    const balancer = platform.balancer('services-api');
+    for (const connection of connections) {
+      const response = await balancer.request(`/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${ownerToken}` },
+      });
+      expect(response).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
+    }
+    // The cancellations are being tried, and failing.
+    await eventually(() => expect(platform.stubs.billing.callsTo('DELETE', '/v1/subscription_items/').length).toBeGreaterThan(0));
+    const [leaving] = platform.replicas['core-tenants'];
+    await leaving.stop();
+
+    platform.stubs.billing.failWithStatus = undefined;
+    await eventually(async () => {
+      const pending = await platform.dataSource.query('SELECT count(*)::int AS n FROM billing_cancellations WHERE completed_at IS NULL');
+      expect(pending[0].n).toBe(0);
+    }, 20_000);
+    for (const connection of connections) {
+      // One call after the recovery, answered 200: no second attempt, not even one the provider would answer 404.
+      const answered = platform.stubs.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemId}`).filter((call) => call.status !== 500);
+      expect(answered.map((call) => call.status)).toEqual([200]);
+      expect(platform.stubs.billing.items.has(connection.subscriptionItemId)).toBe(false);
+    }
+    await leaving.start();
   });
 });
