@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The same path aliases as tsconfig.base.json, for Vite's resolver. */
 const paths: Record<string, string[]> = JSON.parse(readFileSync(resolve(__dirname, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths;
@@ -15,6 +15,8 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts'],
+    // The fault suite runs built apps in their own processes: vitest.faults.config.ts.
+    exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**'],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
     // Test files share one Redis (and its pub/sub transport): run them one at a time.
