@@ -35,4 +35,3 @@ export type {
   TraceProviderCall,
   TraceProviderFault,
 } from './stubs/trace-provider/trace-provider-stub';
-export { RedisServerProcess } from './redis-server-process';

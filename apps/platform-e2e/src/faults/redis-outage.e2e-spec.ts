@@ -1,7 +1,8 @@
-import { JsonResponse, RedisServerProcess, request, singleError } from '@platform/testing';
+import { JsonResponse, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
-import { startPlatform, TestPlatform } from '../support/platform';
+import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
+import { RoundRobin, sendOnNewConnection } from './harness/round-robin';
 
 /** What an answer during the outage may be: a success, or an error in the envelope that says "try again". */
 function expectDefinedAnswer(response: JsonResponse): void {
@@ -12,84 +13,82 @@ function expectDefinedAnswer(response: JsonResponse): void {
 
 /**
  * Redis, which carries the transport, caches and rate limits, stops while
- * requests flow and comes back: every answer meanwhile is defined, readiness
- * says the apps cannot serve, and everything works again within seconds of
- * Redis returning, without restarting any app.
+ * requests flow through two replicas of each app, and comes back: every
+ * answer meanwhile is defined, readiness says the replicas cannot serve, and
+ * everything works again within seconds of Redis returning, without
+ * restarting any app.
  */
-describe('a Redis outage while requests flow', () => {
-  let redis: RedisServerProcess;
-  let platform: TestPlatform;
+describe('a Redis outage while requests flow (two replicas each)', () => {
+  let platform: FaultPlatform;
+  let services: RoundRobin;
+  let core: RoundRobin;
   let tenantID: string;
   let ownerToken: string;
   const connectionIDs: string[] = [];
 
+  const bearer = () => ({ authorization: `Bearer ${ownerToken}` });
   const deleteConnection = () =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${ownerToken}` },
-    });
-  const notifications = () => request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers: { authorization: `Bearer ${ownerToken}` } });
-  const tenants = () => request(platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${ownerToken}` } });
-  const ready = async (baseUrl: string) => (await request(baseUrl, '/health/ready')).status;
+    services.request(`/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, { method: 'DELETE', headers: bearer() });
+  const notifications = () => services.request(`/v1/tenants/${tenantID}/notifications`, { headers: bearer() });
+  const tenants = () => core.request('/tenants', { headers: bearer() });
+  const readiness = () =>
+    Promise.all(
+      [...platform.replicas['services-api'], ...platform.replicas['core-tenants']].map((replica) => sendOnNewConnection(replica.url, '/health/ready')),
+    );
 
   beforeAll(async () => {
-    redis = await RedisServerProcess.start();
-    platform = await startPlatform({
-      apps: ['core-tenants', 'services-api'],
-      env: { REDIS_URL: redis.url(), CORE_TENANTS_RPC_TIMEOUT_MS: '1000' },
-      resetRedis: false,
-    });
+    platform = await startFaultPlatform({ replicas: { 'core-tenants': 2, 'services-api': 2 }, env: { CORE_TENANTS_RPC_TIMEOUT_MS: '1000' } });
+    services = platform.balancer('services-api');
+    core = platform.balancer('core-tenants');
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
     ownerToken = await platform.tokenFor(owner.operatorID);
-    for (let index = 0; index < 40; index += 1) {
+    for (let index = 0; index < 20; index += 1) {
       connectionIDs.push((await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID)).pluginConnectionID);
     }
   });
-  afterAll(async () => {
-    await platform?.close();
-    await redis?.halt();
-  });
+  afterAll(() => platform?.close());
 
   it('works before the outage', async () => {
     expect((await deleteConnection()).status).toBe(200);
-    expect(await ready(platform.servicesUrl)).toBe(200);
-    expect(await ready(platform.coreUrl)).toBe(200);
+    expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
   });
 
-  it('answers every request in the envelope while Redis is away, and says it is not ready', async () => {
-    await redis.halt();
+  it('answers every request in the envelope while Redis is away, and every replica says it is not ready', async () => {
+    await platform.redis.stop();
 
     const answers: JsonResponse[][] = [];
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < 4; round += 1) {
       answers.push([await deleteConnection(), await notifications(), await tenants()]);
     }
     for (const answer of answers.flat()) expectDefinedAnswer(answer);
     // Operation 1 needs the transport, so it cannot succeed without Redis; the
     // reads fall back to PostgreSQL where Redis only holds caches.
-    expect(answers.map(([deleted, counts, list]) => [deleted.status, counts.status, list.status])).toEqual([
+    expect(answers.map((round) => round.map((answer) => answer.status))).toEqual([
+      [503, 200, 200],
       [503, 200, 200],
       [503, 200, 200],
       [503, 200, 200],
     ]);
 
-    for (const url of [platform.servicesUrl, platform.coreUrl]) {
-      const readiness = await request(url, '/health/ready');
-      expect(readiness.status).toBe(503);
-      expect(singleError(readiness.body).error_code).toBe(5903);
+    for (const answer of await readiness()) {
+      expect(answer.status).toBe(503);
+      expect(singleError(answer.body).error_code).toBe(5903);
     }
   });
 
-  it('serves operation 1 again within seconds of Redis returning, without any restart', async () => {
-    await redis.resume();
+  it('serves operation 1 on every replica again within seconds of Redis returning, without any restart', async () => {
+    await platform.redis.start();
 
-    await eventually(async () => {
-      expect(await ready(platform.servicesUrl)).toBe(200);
-      expect(await ready(platform.coreUrl)).toBe(200);
-    }, 10_000);
-    const response = await deleteConnection();
-    expect(response.status).toBe(200);
+    await eventually(async () => expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200]), 10_000);
+    for (const replica of platform.replicas['services-api']) {
+      const response = await sendOnNewConnection(replica.url, `/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, {
+        method: 'DELETE',
+        headers: bearer(),
+      });
+      expect(response.status).toBe(200);
+    }
     expect((await notifications()).status).toBe(200);
     expect((await tenants()).status).toBe(200);
   });
