@@ -2,6 +2,7 @@ import { JsonResponse, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
+import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
 import { RoundRobin, sendOnNewConnection } from './harness/round-robin';
 
 /** What an answer during the outage may be: a success, or an error in the envelope that says "try again". */
@@ -22,6 +23,9 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
   let platform: FaultPlatform;
   let services: RoundRobin;
   let core: RoundRobin;
+  let helpdesk: RoundRobin;
+  let helpdeskOwner: HelpdeskTenant;
+  const hostnames: string[] = [];
   let tenantID: string;
   let ownerToken: string;
   const connectionIDs: string[] = [];
@@ -31,15 +35,24 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
     services.request(`/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, { method: 'DELETE', headers: bearer() });
   const notifications = () => services.request(`/v1/tenants/${tenantID}/notifications`, { headers: bearer() });
   const tenants = () => core.request('/tenants', { headers: bearer() });
+  /** Operation 12 on a domain not refreshed before, so the throttle never refuses it. */
+  const refreshDomain = () =>
+    helpdesk.request(`${helpdeskOwner.domainPath(hostnames.shift()!)}/refresh`, { method: 'POST', headers: { authorization: helpdeskOwner.owner } });
   const readiness = () =>
     Promise.all(
-      [...platform.replicas['services-api'], ...platform.replicas['core-tenants']].map((replica) => sendOnNewConnection(replica.url, '/health/ready')),
+      [...platform.replicas['services-api'], ...platform.replicas['core-tenants'], ...platform.replicas['plugins-helpdesk']].map((replica) => sendOnNewConnection(replica.url, '/health/ready')),
     );
 
   beforeAll(async () => {
-    platform = await startFaultPlatform({ replicas: { 'core-tenants': 2, 'services-api': 2 }, env: { CORE_TENANTS_RPC_TIMEOUT_MS: '1000' } });
+    platform = await startFaultPlatform({
+      replicas: { 'core-tenants': 2, 'services-api': 2, 'plugins-helpdesk': 2 },
+      env: { CORE_TENANTS_RPC_TIMEOUT_MS: '1000' },
+    });
     services = platform.balancer('services-api');
     core = platform.balancer('core-tenants');
+    helpdesk = platform.balancer('plugins-helpdesk');
+    helpdeskOwner = await helpdeskTenant(platform);
+    for (let index = 0; index < 8; index += 1) hostnames.push(await helpdeskOwner.addDomain(helpdesk));
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
@@ -52,7 +65,8 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
 
   it('works before the outage', async () => {
     expect((await deleteConnection()).status).toBe(200);
-    expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect((await refreshDomain()).status).toBe(200);
+    expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it('answers every request in the envelope while Redis is away, and every replica says it is not ready', async () => {
@@ -60,16 +74,17 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
 
     const answers: JsonResponse[][] = [];
     for (let round = 0; round < 4; round += 1) {
-      answers.push([await deleteConnection(), await notifications(), await tenants()]);
+      answers.push([await deleteConnection(), await notifications(), await tenants(), await refreshDomain()]);
     }
     for (const answer of answers.flat()) expectDefinedAnswer(answer);
-    // Operation 1 needs the transport, so it cannot succeed without Redis; the
-    // reads fall back to PostgreSQL where Redis only holds caches.
+    // Operation 1 needs the transport and operation 12 its throttle, which
+    // lives in Redis so that replicas share it: neither can succeed without
+    // Redis. The reads fall back to PostgreSQL where Redis only holds caches.
     expect(answers.map((round) => round.map((answer) => answer.status))).toEqual([
-      [503, 200, 200],
-      [503, 200, 200],
-      [503, 200, 200],
-      [503, 200, 200],
+      [503, 200, 200, 503],
+      [503, 200, 200, 503],
+      [503, 200, 200, 503],
+      [503, 200, 200, 503],
     ]);
 
     for (const answer of await readiness()) {
@@ -81,7 +96,7 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
   it('serves operation 1 on every replica again within seconds of Redis returning, without any restart', async () => {
     await platform.redis.start();
 
-    await eventually(async () => expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200]), 10_000);
+    await eventually(async () => expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]), 10_000);
     for (const replica of platform.replicas['services-api']) {
       const response = await sendOnNewConnection(replica.url, `/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, {
         method: 'DELETE',
@@ -91,5 +106,6 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
     }
     expect((await notifications()).status).toBe(200);
     expect((await tenants()).status).toBe(200);
+    expect((await refreshDomain()).status).toBe(200);
   });
 });
