@@ -2,5 +2,7 @@ export { ERROR_CATALOG, errorKeyOfCode } from './catalog';
 export type { ErrorDefinition, ErrorKey } from './catalog';
 export { AppException, errorEnvelope, renderReceived } from './app-exception';
 export type { ErrorBody, FieldError } from './app-exception';
-export { HttpExceptionFilter, toAppException } from './http-exception.filter';
+export { answerClientError, clientErrorResponse } from './client-error';
+export { HttpExceptionFilter, replyWithError, replyWithFrameworkError, toAppException } from './http-exception.filter';
+export type { HttpExceptionFilterOptions } from './http-exception.filter';
 export { rethrowUniqueViolation, violatedUniqueConstraint } from './postgres-errors';

@@ -6,6 +6,8 @@ export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';
+export { rawRequestText, requestRaw, sendRaw } from './raw-http';
+export type { RawRequestOptions, RawResponse } from './raw-http';
 export type { JsonResponse, RequestOptions } from './http';
 export { generateTestSigningKey, signOperatorToken, unsignedToken } from './signing-keys';
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
