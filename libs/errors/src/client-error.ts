@@ -1,7 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { AppException, errorEnvelope } from './app-exception';
 import { ErrorKey } from './catalog';
+import { AllowedMethodsAt, whyNoRouteAnswers } from './http-exception.filter';
 
 /** Node's HTTP parser and server refusals, by the error code they carry. */
 function keyOfClientError(code: string | undefined): ErrorKey {
@@ -15,17 +18,23 @@ function keyOfClientError(code: string | undefined): ErrorKey {
   }
 }
 
-/** The whole HTTP/1.1 answer, written straight to the socket: no request or reply object exists yet. */
-export function clientErrorResponse(code: string | undefined): string {
-  const exception = new AppException(keyOfClientError(code));
+/** A whole HTTP/1.1 answer in the envelope, written straight to a socket where no reply object exists, closing the connection. */
+export function rawErrorResponse(exception: AppException): string {
   const body = JSON.stringify(errorEnvelope(exception.toBody()));
+  const allow = exception.allowedMethods ? `Allow: ${exception.allowedMethods.join(', ')}\r\n` : '';
   return (
     `HTTP/1.1 ${exception.status} ${STATUS_CODES[exception.status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    allow +
     'Connection: close\r\n\r\n' +
     body
   );
+}
+
+/** The answer to a request Node's parser refused with this error code. */
+export function clientErrorResponse(code: string | undefined): string {
+  return rawErrorResponse(new AppException(keyOfClientError(code)));
 }
 
 /**
@@ -41,4 +50,17 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) socket.write(clientErrorResponse(error.code));
   socket.destroy(error);
+}
+
+/**
+ * The server's 'connect' event: Node hands a CONNECT request to it instead of
+ * the app, and without a listener drops the connection unanswered. No route
+ * answers CONNECT, so it gets what any other method no route answers gets.
+ */
+export function answerConnectRequest(allowedMethodsAt: AllowedMethodsAt): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    // Node no longer watches this socket's errors: a client that resets it must not take the process down.
+    socket.on('error', () => socket.destroy());
+    socket.end(rawErrorResponse(whyNoRouteAnswers(request.url ?? '', allowedMethodsAt)));
+  };
 }

@@ -62,12 +62,22 @@ export function toAppException(exception: unknown): AppException | undefined {
  */
 const EMPTY_TENANT_SEGMENT = /^(?:\/helpdesk)?\/v1\/tenants\/(?:\/|$|\?)/;
 
+/**
+ * The methods the routes matching `url` answer (none when no route matches
+ * its path): a request no route answers is 405 when its path has routes.
+ */
+export type AllowedMethodsAt = (url: string) => readonly string[];
+
 export interface HttpExceptionFilterOptions {
-  /**
-   * The methods the routes matching `url` answer (none when no route matches
-   * its path): a request no route answers is 405 when its path has routes.
-   */
-  allowedMethodsAt?: (url: string) => readonly string[];
+  allowedMethodsAt?: AllowedMethodsAt;
+}
+
+/** Why no route answers a request: 1001 for an empty tenantID segment, 405 for a path other methods answer, else 404 1904. */
+export function whyNoRouteAnswers(url: string, allowedMethodsAt?: AllowedMethodsAt): AppException {
+  if (EMPTY_TENANT_SEGMENT.test(url)) return new AppException('MissingTenantID');
+  const allowedMethods = allowedMethodsAt?.(url) ?? [];
+  if (allowedMethods.length > 0) return new AppException('MethodNotAllowed', { allowedMethods });
+  return new AppException('RouteNotFound');
 }
 
 /** Writes a platform error as the answer: its status, the envelope and the headers it carries. */
@@ -100,7 +110,7 @@ export class HttpExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     let appException = toAppException(exception);
-    if (appException?.key === 'RouteNotFound') appException = this.whyNoRouteAnswers(host.switchToHttp().getRequest<FastifyRequest>().url);
+    if (appException?.key === 'RouteNotFound') appException = whyNoRouteAnswers(host.switchToHttp().getRequest<FastifyRequest>().url, this.options.allowedMethodsAt);
     if (!appException) {
       this.logger.error(
         { err: exception instanceof Error ? exception : new Error(String(exception)) },
@@ -109,13 +119,5 @@ export class HttpExceptionFilter implements ExceptionFilter {
       appException = new AppException('Unknown', { cause: exception });
     }
     replyWithError(reply, appException);
-  }
-
-  /** 1001 for an empty tenantID segment, 405 for a path that other methods answer, else 404 1904. */
-  private whyNoRouteAnswers(url: string): AppException {
-    if (EMPTY_TENANT_SEGMENT.test(url)) return new AppException('MissingTenantID');
-    const allowedMethods = this.options.allowedMethodsAt?.(url) ?? [];
-    if (allowedMethods.length > 0) return new AppException('MethodNotAllowed', { allowedMethods });
-    return new AppException('RouteNotFound');
   }
 }

@@ -128,6 +128,16 @@ describe('refusals of the HTTP server, in the envelope', () => {
     expect(singleError(emptyTenant.body).error_code).toBe(1001);
   });
 
+  it('answers CONNECT like any method no route answers, instead of dropping the connection', async () => {
+    const known = await requestRaw(platform.coreUrl, { method: 'CONNECT', target: '/tenants' });
+    expect(known.status).toBe(405);
+    expect(known.headers.allow).toBe('GET, HEAD');
+    expect(singleError(known.body).error_code).toBe(1905);
+    const unknown = await requestRaw(platform.servicesUrl, { method: 'CONNECT', target: 'example.com:443' });
+    expect(unknown.status).toBe(404);
+    expect(singleError(unknown.body).error_code).toBe(1904);
+  });
+
   const nested = (levels: number) => '['.repeat(levels - 1) + ']'.repeat(levels - 1);
   const deepBodies = () => [
     { url: platform.coreUrl, path: '/v1/operators/sign-in', method: 'POST', field: 'operatorEmail' },
