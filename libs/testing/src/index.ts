@@ -37,3 +37,5 @@ export type {
   TraceProviderCall,
   TraceProviderFault,
 } from './stubs/trace-provider/trace-provider-stub';
+export { describeRequest, formatSummary, hostileRequests, judge, prepareHostileTargets, runHostileCampaign, TARGET_OPERATIONS } from './hostile';
+export type { AppRole, HostileCampaignOptions, HostileRequest, HostileSummary, HostileTargets, TargetOperation, Violation, ViolationKind } from './hostile';

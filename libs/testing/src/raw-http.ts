@@ -29,6 +29,9 @@ export function rawRequestText(host: string, options: RawRequestOptions): string
   return `${options.method ?? 'GET'} ${options.target} HTTP/1.1\r\n${head}\r\n${options.body ?? ''}`;
 }
 
+/** Past this, a connection the server keeps open without answering is a failure, not a wait for ever. */
+const ANSWER_TIMEOUT_MS = 20_000;
+
 /** Sends raw request text to an app on loopback and reads the answer until the server closes the connection. */
 export function sendRaw(baseUrl: string, text: string, stopAfterBytes?: number): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
@@ -38,6 +41,7 @@ export function sendRaw(baseUrl: string, text: string, stopAfterBytes?: number):
       const payload = Buffer.from(text);
       socket.write(stopAfterBytes === undefined ? payload : payload.subarray(0, stopAfterBytes));
     });
+    socket.setTimeout(ANSWER_TIMEOUT_MS, () => socket.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)));
     socket.on('data', (chunk) => chunks.push(chunk));
     // The server may close while a large request is still being written: what it answered still counts.
     socket.on('error', (error) => (chunks.length > 0 ? undefined : reject(error)));
