@@ -60,8 +60,12 @@ export function requestRaw(baseUrl: string, options: RawRequestOptions): Promise
   return sendRaw(baseUrl, rawRequestText(new URL(baseUrl).host, options), options.stopAfterBytes);
 }
 
+/** Interim answers (`100 Continue`) before the final one. */
+const INTERIM = /^HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n/;
+
 function parseRawResponse(data: Buffer): RawResponse {
-  const text = data.toString('utf8');
+  let text = data.toString('utf8');
+  while (INTERIM.test(text)) text = text.replace(INTERIM, '');
   const headEnd = text.indexOf('\r\n\r\n');
   if (headEnd < 0) throw new Error(`no HTTP answer: ${JSON.stringify(text.slice(0, 200))}`);
   const [statusLine, ...headerLines] = text.slice(0, headEnd).split('\r\n');

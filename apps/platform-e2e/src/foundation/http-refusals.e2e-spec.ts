@@ -166,6 +166,13 @@ describe('refusals of the HTTP server, in the envelope', () => {
     }
   });
 
+  it('serves a request whose Expect is not 100-continue like any other, instead of a bare 417', async () => {
+    const response = await requestRaw(platform.coreUrl, { target: '/tenants', headers: { expect: 'a-pony', authorization: `Bearer ${ownerToken}` } });
+    expect(response.status).toBe(200);
+    const refused = await requestRaw(platform.coreUrl, { target: '/tenants', headers: { expect: 'a-pony' } });
+    expect(singleError(refused.body).error_code).toBe(1003);
+  });
+
   it('serves an HTTP/1.1 request without Host like any other', async () => {
     const response = await sendRaw(platform.coreUrl, 'GET /tenants HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(response.status).toBe(401);

@@ -53,7 +53,9 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     trustProxy: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Fastify's 503 to requests arriving on open connections while it closes is a fixed body outside
+    // the envelope: they are served instead (with `Connection: close`), the pools still being open then.
+    return503OnClosing: false,
     routerOptions: { maxParamLength },
     // What Fastify and Node refuse before any route runs is answered in the envelope too.
     frameworkErrors: replyWithFrameworkError,
@@ -78,6 +80,9 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   fastify.addHook('onRoute', (route) => pathMethods.add(route.method, route.url));
   const allowedMethodsAt = (url: string) => pathMethods.allowedAt(url);
   fastify.server.on('connect', answerConnectRequest(allowedMethodsAt));
+  // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
+  // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
+  fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
@@ -109,8 +114,8 @@ function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): Ope
 
 /**
  * Listens on `port` and turns SIGTERM/SIGINT into a graceful stop: Fastify
- * stops accepting connections and answers 503 to late requests, in-flight
- * requests finish, pools close; if that takes longer than `shutdownTimeoutMs`
+ * stops accepting connections, in-flight requests finish (and late ones on
+ * open connections are served with `Connection: close`), pools close; if that takes longer than `shutdownTimeoutMs`
  * the process exits anyway so an orchestrator never waits for ever.
  */
 export async function listenUntilStopped(app: INestApplication, port: number, shutdownTimeoutMs: number): Promise<void> {

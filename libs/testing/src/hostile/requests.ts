@@ -126,6 +126,7 @@ const hostileHeaders: fc.Arbitrary<Traited<Record<string, string>>> = fc.oneof(
   hostile('request id', fc.string({ unit: 'grapheme', maxLength: 300 }).map((id) => ({ 'x-request-id': id }))),
   hostile('content encoding', fc.constantFrom('gzip', 'br', 'identity, gzip').map((encoding) => ({ 'content-encoding': encoding }))),
   hostile('chunked and length', fc.constant({ 'transfer-encoding': 'chunked' })),
+  hostile('expectation', fc.constantFrom('100-continue', 'nothing-in-particular', '').map((expect) => ({ expect }))),
   hostile('forwarded for', fc.constantFrom('not-an-ip', '1.2.3.4, , ,', '::1%eth0', 'x'.repeat(2000)).map((value) => ({ 'x-forwarded-for': value }))),
 );
 
