@@ -15,6 +15,8 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
   });
   const app = await createHttpApp(CoreTenantsModule.forRoot(config, signingKey), {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     openApi: {
       title: 'Core REST API',
       version: '0.84.1',

@@ -10,6 +10,8 @@ export const SERVICES_API_VERSION = '0.84.1';
 export async function createServicesApiApp(config: ServicesApiConfig): Promise<NestFastifyApplication> {
   return createHttpApp(ServicesApiModule.forRoot(config), {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     openApi: {
       title: 'Services API',
       version: SERVICES_API_VERSION,

@@ -42,6 +42,20 @@ export class BaseConfig {
   @Max(10 * 1024 * 1024, { message: 'must be an integer 1024-10485760' })
   HTTP_BODY_LIMIT_BYTES = 1024 * 1024;
 
+  /** Time a client has to send a request's line and headers before it is answered 408 (docs/http-conventions.md). */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 100-300000' })
+  @Min(100, { message: 'must be an integer 100-300000' })
+  @Max(300_000, { message: 'must be an integer 100-300000' })
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** Time a client has to send a whole request, body included, before it is answered 408. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 100-300000' })
+  @Min(100, { message: 'must be an integer 100-300000' })
+  @Max(300_000, { message: 'must be an integer 100-300000' })
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
   /** Time given to in-flight requests after SIGTERM before the process exits anyway. */
   @Type(() => Number)
   @IsInt({ message: 'must be an integer 0-120000' })

@@ -25,13 +25,19 @@ export class AppException extends Error {
   readonly fields?: FieldError[];
   /** For 429s: seconds after which asking again can succeed, sent as `Retry-After`. */
   readonly retryAfterSeconds?: number;
+  /** For 405s: the methods the path answers, sent as `Allow`. */
+  readonly allowedMethods?: readonly string[];
 
-  constructor(key: ErrorKey, options: { fields?: FieldError[]; cause?: unknown; retryAfterSeconds?: number } = {}) {
+  constructor(
+    key: ErrorKey,
+    options: { fields?: FieldError[]; cause?: unknown; retryAfterSeconds?: number; allowedMethods?: readonly string[] } = {},
+  ) {
     super(ERROR_CATALOG[key].message, { cause: options.cause });
     this.name = ERROR_CATALOG[key].name;
     this.key = key;
     this.fields = options.fields;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.allowedMethods = options.allowedMethods;
   }
 
   get status(): number {

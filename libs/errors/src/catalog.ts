@@ -46,7 +46,18 @@ export const ERROR_CATALOG = {
   Unknown: { code: 5999, name: 'UnknownError', status: 500, message: 'For some unknown reason your request has not succeeded.' },
 
   // Codes added by this codebase (docs/errors.md).
+  MalformedRequest: { code: 1900, name: 'MalformedRequestError', status: 400, message: 'The request is not well-formed HTTP.' },
+  MalformedUrl: { code: 1901, name: 'MalformedUrlError', status: 400, message: 'The request path is not validly percent-encoded UTF-8.' },
   RouteNotFound: { code: 1904, name: 'RouteNotFoundError', status: 404, message: 'No operation answers on this method and path.' },
+  MethodNotAllowed: { code: 1905, name: 'MethodNotAllowedError', status: 405, message: 'This path does not answer this method.' },
+  RequestTimeout: { code: 1908, name: 'RequestTimeoutError', status: 408, message: 'The request was not received in time.' },
+  UrlTooLong: { code: 1914, name: 'UrlTooLongError', status: 414, message: 'A segment of the request path is longer than this API accepts.' },
+  HeaderFieldsTooLarge: {
+    code: 1931,
+    name: 'HeaderFieldsTooLargeError',
+    status: 431,
+    message: 'The request line and headers are larger than this API accepts.',
+  },
   PluginAlreadyInstalled: { code: 1950, name: 'PluginAlreadyInstalledError', status: 409, message: 'This plugin is already installed on this tenant.' },
   TenantBillingNotConfigured: {
     code: 1951,

@@ -30,6 +30,11 @@ function fromFastifyError(error: FastifyError): AppException | undefined {
       return AppException.validation([{ field: 'content-type', received: 'unsupported body', allowed: 'application/json' }]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppException('PayloadTooLarge');
+    // Raised by the router before any route runs (Fastify's `frameworkErrors`).
+    case 'FST_ERR_BAD_URL':
+      return new AppException('MalformedUrl');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppException('UrlTooLong');
     default:
       // Prototype poisoning and other client-side parse failures carry a 400.
       if (error.code?.startsWith('FST_') && error.statusCode === 400) {
@@ -61,6 +66,40 @@ export function toAppException(exception: unknown): AppException | undefined {
 const EMPTY_TENANT_SEGMENT = /^(?:\/helpdesk)?\/v1\/tenants\/(?:\/|$|\?)/;
 
 /**
+ * The methods the routes matching `url` answer (none when no route matches
+ * its path): a request no route answers is 405 when its path has routes.
+ */
+export type AllowedMethodsAt = (url: string) => readonly string[];
+
+export interface HttpExceptionFilterOptions {
+  allowedMethodsAt?: AllowedMethodsAt;
+}
+
+/** Why no route answers a request: 1001 for an empty tenantID segment, 405 for a path other methods answer, else 404 1904. */
+export function whyNoRouteAnswers(url: string, allowedMethodsAt?: AllowedMethodsAt): AppException {
+  if (EMPTY_TENANT_SEGMENT.test(url)) return new AppException('MissingTenantID');
+  const allowedMethods = allowedMethodsAt?.(url) ?? [];
+  if (allowedMethods.length > 0) return new AppException('MethodNotAllowed', { allowedMethods });
+  return new AppException('RouteNotFound');
+}
+
+/** Writes a platform error as the answer: its status, the envelope and the headers it carries. */
+export function replyWithError(reply: FastifyReply, appException: AppException): void {
+  if (appException.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(appException.retryAfterSeconds))));
+  if (appException.allowedMethods !== undefined) void reply.header('allow', appException.allowedMethods.join(', '));
+  void reply.status(appException.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(appException.toBody()));
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's refusals (a path that is not valid
+ * percent-encoding, a path parameter over the length limit), raised before
+ * any route or Nest filter runs, answered in the envelope all the same.
+ */
+export function replyWithFrameworkError(error: Error, _request: FastifyRequest, reply: FastifyReply): void {
+  replyWithError(reply, toAppException(error) ?? new AppException('Unknown', { cause: error }));
+}
+
+/**
  * The one HTTP exception filter: every error leaves in SPEC.md's envelope.
  * Unexpected exceptions are logged with their stack and answered 500 5999,
  * without internals.
@@ -69,12 +108,12 @@ const EMPTY_TENANT_SEGMENT = /^(?:\/helpdesk)?\/v1\/tenants\/(?:\/|$|\?)/;
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpExceptionFilter');
 
+  constructor(private readonly options: HttpExceptionFilterOptions = {}) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     let appException = toAppException(exception);
-    if (appException?.key === 'RouteNotFound' && EMPTY_TENANT_SEGMENT.test(host.switchToHttp().getRequest<FastifyRequest>().url)) {
-      appException = new AppException('MissingTenantID');
-    }
+    if (appException?.key === 'RouteNotFound') appException = whyNoRouteAnswers(host.switchToHttp().getRequest<FastifyRequest>().url, this.options.allowedMethodsAt);
     if (isUnavailableDependency(exception)) {
       this.logger.warn({ err: exception }, 'PostgreSQL or Redis unavailable, answered 503');
     }
@@ -85,7 +124,6 @@ export class HttpExceptionFilter implements ExceptionFilter {
       );
       appException = new AppException('Unknown', { cause: exception });
     }
-    if (appException.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(appException.retryAfterSeconds))));
-    void reply.status(appException.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(appException.toBody()));
+    replyWithError(reply, appException);
   }
 }

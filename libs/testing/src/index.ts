@@ -6,6 +6,8 @@ export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { request, singleError } from './http';
+export { rawRequestText, requestRaw, sendRaw } from './raw-http';
+export type { RawRequestOptions, RawResponse } from './raw-http';
 export type { JsonResponse, RequestOptions } from './http';
 export { generateTestSigningKey, signOperatorToken, unsignedToken } from './signing-keys';
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
@@ -35,3 +37,5 @@ export type {
   TraceProviderCall,
   TraceProviderFault,
 } from './stubs/trace-provider/trace-provider-stub';
+export { describeRequest, formatSummary, hostileRequests, judge, prepareHostileTargets, runHostileCampaign, TARGET_OPERATIONS } from './hostile';
+export type { AppRole, HostileCampaignOptions, HostileRequest, HostileSummary, HostileTargets, TargetOperation, Violation, ViolationKind } from './hostile';

@@ -2,14 +2,20 @@ import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { HttpExceptionFilter } from '@platform/errors';
+import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
 import { REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
+import { depthLimitedJsonParser } from './json-body';
+import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
 
 export interface HttpAppOptions {
   /** Largest accepted request body, in bytes; larger ones get 413 (docs/http-conventions.md). */
   bodyLimitBytes: number;
+  /** Time a client has to send the request line and headers; then 408 1908. */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included; then 408 1908. */
+  requestTimeoutMs: number;
   openApi: { title: string; version: string; description: string };
   /** Extra OpenAPI security schemes the app documents, besides the operator bearer token. */
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
@@ -17,10 +23,13 @@ export interface HttpAppOptions {
   rawBody?: boolean;
   /**
    * Longest path parameter (as sent, percent-encoded) a route matches; longer
-   * ones get 404. Fastify's default is 100 characters.
+   * ones get 414 1914. Fastify's default is 100 characters.
    */
   maxParamLength?: number;
 }
+
+/** Request line plus headers, in bytes (Node's default, stated): larger ones get 431 1931. */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const API_REFERENCE_PATH = '/docs';
@@ -34,6 +43,7 @@ export const API_REFERENCE_PATH = '/docs';
  * prototype-poisoning protection built into the JSON parser.
  */
 export async function createHttpApp(rootModule: Parameters<typeof NestFactory.create>[0], options: HttpAppOptions): Promise<NestFastifyApplication> {
+  const maxParamLength = options.maxParamLength ?? 100;
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
     // Logs go through nestjs-pino; Fastify's own logger stays off.
@@ -43,24 +53,45 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     trustProxy: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
-    routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
+    // Fastify's 503 to requests arriving on open connections while it closes is a fixed body outside
+    // the envelope: they are served instead (with `Connection: close`), the pools still being open then.
+    return503OnClosing: false,
+    routerOptions: { maxParamLength },
+    // What Fastify and Node refuse before any route runs is answered in the envelope too.
+    frameworkErrors: replyWithFrameworkError,
+    clientErrorHandler: answerClientError,
+    requestTimeout: options.requestTimeoutMs,
+    http: {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // The headers are part of the request: they never get longer than all of it.
+      headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
+      // Node enforces both timeouts on this interval (30 s by default), so they hold within a second.
+      connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs),
+      // A request without Host is served like any other (one API whatever the host), not refused with a bare 400.
+      requireHostHeader: false,
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     rawBody: options.rawBody ?? false,
   });
+  const fastify = app.getHttpAdapter().getInstance();
+  const pathMethods = new PathMethods({ maxParamLength });
+  fastify.addHook('onRoute', (route) => pathMethods.add(route.method, route.url));
+  const allowedMethodsAt = (url: string) => pathMethods.allowedAt(url);
+  fastify.server.on('connect', answerConnectRequest(allowedMethodsAt));
+  // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
+  // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
+  fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
   app.useLogger(app.get(Logger));
-  app.useGlobalFilters(new HttpExceptionFilter());
+  app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
+  app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
   // Give the caller the id their request is logged under (nestjs-pino sets it on the raw request).
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', async (request, reply) => {
-      void reply.header(REQUEST_ID_HEADER, request.id);
-    });
+  fastify.addHook('onSend', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
   mountOpenApi(app, options);
   return app;
 }
@@ -83,8 +114,8 @@ function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): Ope
 
 /**
  * Listens on `port` and turns SIGTERM/SIGINT into a graceful stop: Fastify
- * stops accepting connections and answers 503 to late requests, in-flight
- * requests finish, pools close; if that takes longer than `shutdownTimeoutMs`
+ * stops accepting connections, in-flight requests finish (and late ones on
+ * open connections are served with `Connection: close`), pools close; if that takes longer than `shutdownTimeoutMs`
  * the process exits anyway so an orchestrator never waits for ever.
  */
 export async function listenUntilStopped(app: INestApplication, port: number, shutdownTimeoutMs: number): Promise<void> {

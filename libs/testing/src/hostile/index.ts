@@ -1,0 +1,10 @@
+export { describeRequest, formatSummary, hostileRequests, runHostileCampaign } from './campaign';
+export type { HostileCampaignOptions, HostileSummary, ReportedViolation } from './campaign';
+export type { CredentialCase } from './credentials';
+export { TARGET_OPERATIONS } from './operations';
+export type { AppRole, TargetOperation } from './operations';
+export type { HostileRequest } from './requests';
+export { prepareHostileTargets } from './targets';
+export type { HostileTargets } from './targets';
+export { judge } from './verdict';
+export type { Violation, ViolationKind } from './verdict';

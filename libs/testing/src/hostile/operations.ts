@@ -1,0 +1,61 @@
+/** Which app serves an operation. */
+export type AppRole = 'core' | 'services' | 'helpdesk';
+
+/** What an operation's path parameters hold, so that a well-formed value can be put in their place. */
+export type PathParameter = 'tenantID' | 'uuid' | 'hostname';
+
+/** One operation the hostile requests aim at. */
+export interface TargetOperation {
+  name: string;
+  app: AppRole;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Literal segments and parameters, e.g. ['v1', 'tenants', {param: 'tenantID'}, 'notifications']. */
+  segments: (string | { param: PathParameter })[];
+  /** Whether it reads a JSON body. */
+  body: boolean;
+  /** Whether it requires a credential (a forged one must never get a 2xx). */
+  authenticated: boolean;
+  /**
+   * The 5xx error codes the contract lists for it that a hostile request may
+   * meet (a provider or e-mail check failing). 500 5999, which the contract
+   * lists for failures of the platform's own, is never one: no input of the
+   * client's may cause it.
+   */
+  serverErrors: number[];
+}
+
+const tenant = { param: 'tenantID' } as const;
+const uuid = { param: 'uuid' } as const;
+const hostname = { param: 'hostname' } as const;
+
+const op = (name: string, app: AppRole, method: TargetOperation['method'], segments: TargetOperation['segments'], extra: Partial<TargetOperation> = {}): TargetOperation => ({
+  name,
+  app,
+  method,
+  segments,
+  body: method === 'POST' || method === 'PUT',
+  authenticated: true,
+  serverErrors: [],
+  ...extra,
+});
+
+/** The contract's operations 1-15, operator sign-in and plugin installation. */
+export const TARGET_OPERATIONS: readonly TargetOperation[] = [
+  op('1 delete plugin connection', 'services', 'DELETE', ['v1', 'tenants', tenant, 'plugins', 'connections', uuid], { serverErrors: [5002] }),
+  op('2 create campaign model', 'services', 'POST', ['v1', 'tenants', tenant, 'campaigns-models']),
+  op('3 update campaign model', 'services', 'PUT', ['v1', 'tenants', tenant, 'campaigns-models', uuid]),
+  op('4 list campaign models', 'services', 'GET', ['v1', 'tenants', tenant, 'campaigns-models']),
+  op('5 read campaign model', 'services', 'GET', ['v1', 'tenants', tenant, 'campaigns-models', uuid]),
+  op('6 campaigns stats', 'services', 'GET', ['v1', 'tenants', tenant, 'campaigns', 'stats']),
+  op('7 list shortcuts', 'services', 'GET', ['v1', 'tenants', tenant, 'operators', 'shortcuts']),
+  op('8 request e-mail verification', 'services', 'POST', ['v1', 'operators', 'email-verification'], { authenticated: false, serverErrors: [5016] }),
+  op('9 discover processing traces', 'services', 'GET', ['v1', 'tenants', tenant, 'sessions', uuid, 'processing-traces']),
+  op('10 retrieve processing traces', 'services', 'POST', ['v1', 'tenants', tenant, 'sessions', uuid, 'processing-traces', 'retrieval']),
+  op('11 list contact sessions', 'services', 'GET', ['v1', 'tenants', tenant, 'contacts', uuid, 'sessions']),
+  op('12 refresh helpdesk domain', 'helpdesk', 'POST', ['helpdesk', 'v1', 'tenants', tenant, 'helpdesk', 'domains', hostname, 'refresh'], { body: false, serverErrors: [1122] }),
+  op('13 remove helpdesk domain', 'helpdesk', 'DELETE', ['helpdesk', 'v1', 'tenants', tenant, 'helpdesk', 'domains', hostname], { serverErrors: [1122] }),
+  op('14 list notifications', 'services', 'GET', ['v1', 'tenants', tenant, 'notifications']),
+  op('15 list tenants', 'core', 'GET', ['tenants']),
+  op('sign in', 'core', 'POST', ['v1', 'operators', 'sign-in'], { authenticated: false }),
+  op('install plugin', 'services', 'POST', ['v1', 'tenants', tenant, 'plugins', 'connections']),
+];
