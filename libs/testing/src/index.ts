@@ -13,7 +13,7 @@ export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from 
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
 export { BillingStub } from './stubs/billing-stub';
 export { StubServer } from './stubs/stub-server';
-export type { RecordedCall, StubRoute } from './stubs/stub-server';
+export type { HeldRequests, RecordedCall, StubRoute } from './stubs/stub-server';
 export { VmStub } from './stubs/vm-stub';
 export { CUSTOM_HOSTNAME_STAGES, CustomHostnamesStub, HAPPY_PATH, nextStage } from './stubs/cloudflare';
 export type { CustomHostnameOperation, CustomHostnameStage, CustomHostnamesStubOptions, FailureMode, HeldRequest, StageState, StubCall } from './stubs/cloudflare';

@@ -43,7 +43,8 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     trustProxy: true,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // A request read while draining gets its real answer: it reached this replica, the balancer cannot resend it.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: options.maxParamLength ?? 100 },
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
@@ -83,7 +84,7 @@ function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): Ope
 
 /**
  * Listens on `port` and turns SIGTERM/SIGINT into a graceful stop: Fastify
- * stops accepting connections and answers 503 to late requests, in-flight
+ * stops accepting connections and answers late requests on open ones, in-flight
  * requests finish, pools close; if that takes longer than `shutdownTimeoutMs`
  * the process exits anyway so an orchestrator never waits for ever.
  */

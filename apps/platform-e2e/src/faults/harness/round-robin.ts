@@ -6,14 +6,24 @@ export interface BalancedResponse<T = any> extends JsonResponse<T> {
   servedBy: string;
 }
 
+/** The replica never took the request: its port refused the connection. */
 const isRefused = (error: unknown) => (error as NodeJS.ErrnoException)?.code === 'ECONNREFUSED';
+/**
+ * The connection was cut before any answer. Node does this to a connection it
+ * accepted but had not read a request from yet when the server closes (an
+ * idle connection, for Node): the request was never handled. Balancers
+ * (nginx, Envoy, HAProxy) resend such a request to another upstream when it
+ * is idempotent, and answer 502 otherwise.
+ */
+const isCutBeforeAnswer = (error: unknown) => ['ECONNRESET', 'EPIPE'].includes((error as NodeJS.ErrnoException)?.code ?? '');
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Spreads requests over replicas in turn, the way a load balancer in front of
- * them would: each request on a new connection, and a connection the replica
- * refuses (stopped, or no longer listening) is tried on the next replica. A
- * request that reached a replica is never resent: its answer, whatever it is,
- * is what the client gets.
+ * them would: each request on a new connection; a connection a replica
+ * refuses (stopped, or no longer listening) is tried on the next replica, and
+ * so is an idempotent request whose connection was cut before any answer.
+ * Any answer a replica gave, whatever it is, is what the client gets.
  */
 export class RoundRobin {
   private next = 0;
@@ -21,14 +31,16 @@ export class RoundRobin {
   constructor(private readonly baseUrls: string[]) {}
 
   async request<T = any>(path: string, options: RequestOptions = {}): Promise<BalancedResponse<T>> {
+    const first = this.next;
+    this.next = (this.next + 1) % this.baseUrls.length;
+    const idempotent = IDEMPOTENT.has((options.method ?? 'GET').toUpperCase());
     let lastError: unknown;
-    for (let tried = 0; tried < this.baseUrls.length; tried += 1) {
-      const baseUrl = this.baseUrls[this.next];
-      this.next = (this.next + 1) % this.baseUrls.length;
+    for (let offset = 0; offset < this.baseUrls.length; offset += 1) {
+      const baseUrl = this.baseUrls[(first + offset) % this.baseUrls.length];
       try {
         return { ...(await sendOnNewConnection<T>(baseUrl, path, options)), servedBy: baseUrl };
       } catch (error) {
-        if (!isRefused(error)) throw error;
+        if (!isRefused(error) && !(idempotent && isCutBeforeAnswer(error))) throw error;
         lastError = error;
       }
     }
