@@ -36,7 +36,7 @@ const DEADLOCK_DETECTED = '40P01';
  * in PostgreSQL, and the loser would fail its start. The deadlock means the
  * other replica is creating the queue: asking again finds it made.
  */
-async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await boss.createQueue(queue.name, queue);

@@ -12,7 +12,8 @@ const PORT_VARIABLE: Record<AppName, string> = {
   'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT',
 };
 
-const READY_TIMEOUT_MS = 30_000;
+/** As `npm start` waits; generous because every replica boots at once on a shared machine. */
+const READY_TIMEOUT_MS = 60_000;
 
 /**
  * One replica of an app as production runs it: `node dist/apps/<app>/src/main.js`
