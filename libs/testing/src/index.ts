@@ -5,7 +5,7 @@ export type { MessagingChannelFixture } from './campaign-fixtures';
 export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
-export { request, singleError } from './http';
+export { decodeBody, encodeRequest, request, singleError } from './http';
 export type { JsonResponse, RequestOptions } from './http';
 export { generateTestSigningKey, signOperatorToken, unsignedToken } from './signing-keys';
 export type { TestSigningKey, TokenOverrides } from './signing-keys';

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { JsonResponse, RequestOptions } from '@platform/testing';
+import { decodeBody, encodeRequest, JsonResponse, RequestOptions } from '@platform/testing';
 
 /** An answer, and which replica gave it. */
 export interface BalancedResponse<T = any> extends JsonResponse<T> {
@@ -50,28 +50,16 @@ export class RoundRobin {
 
 /** One request on a connection of its own (no keep-alive), answered as JSON when it is JSON. */
 export function sendOnNewConnection<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
-  }
+  const { headers, body } = encodeRequest(options);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('error', reject);
       incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          // not JSON: keep the text
-        }
         const responseHeaders = new Headers();
         for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-        resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: parsed as T });
+        resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body: decodeBody<T>(Buffer.concat(chunks).toString('utf8')) });
       });
     });
     outgoing.on('error', reject);
