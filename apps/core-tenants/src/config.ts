@@ -1,4 +1,4 @@
-import { IsIntegerBetween, IsPort, OperatorTokenClaimsConfig } from '@platform/config';
+import { IsIntegerBetween, IsPort, OperatorTokenClaimsConfig, Secret } from '@platform/config';
 import { IsOptional, IsString, Matches } from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/\S+$/;
@@ -13,6 +13,7 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
    * production; elsewhere a key is generated on first run into OPERATOR_JWT_KEY_FILE.
    */
   @IsOptional()
+  @Secret()
   @Matches(/-----BEGIN PRIVATE KEY-----/, { message: 'must be a PKCS#8 PEM private key' })
   OPERATOR_JWT_PRIVATE_KEY?: string;
 
@@ -39,6 +40,7 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   BILLING_API_URL!: string;
 
+  @Secret()
   @IsString({ message: 'must be the billing API secret key' })
   BILLING_API_KEY!: string;
 
@@ -60,6 +62,7 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @Matches(HTTP_URL, { message: 'must be an http(s) URL' })
   VM_PROVIDER_URL!: string;
 
+  @Secret()
   @IsString({ message: 'must be the VM provider token' })
   VM_PROVIDER_TOKEN!: string;
 

@@ -1,5 +1,5 @@
-import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig } from '@platform/config';
-import { Matches, ValidateBy, ValidateIf } from 'class-validator';
+import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig, Secret } from '@platform/config';
+import { IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
 
 const inProduction = (config: PluginsHelpdeskConfig) => config.NODE_ENV === 'production';
 
@@ -25,10 +25,8 @@ export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
 
   /** API token with the zone's SSL and Certificates edit permission. Required in production. */
   @ValidateIf((config: PluginsHelpdeskConfig) => inProduction(config) || config.CLOUDFLARE_API_TOKEN !== undefined)
-  @ValidateBy(
-    { name: 'isApiToken', validator: { validate: (value, args) => typeof value === 'string' && value.length >= (inProduction(args?.object as PluginsHelpdeskConfig) ? 20 : 1) } },
-    { message: 'must be an API token of 20 or more characters (required in production)' },
-  )
+  @IsString({ message: 'must be an API token (required in production)' })
+  @Secret({ minLength: 20 })
   CLOUDFLARE_API_TOKEN?: string;
 
   /** The SaaS zone whose custom hostnames serve help centers (32 hex digits). Required in production. */

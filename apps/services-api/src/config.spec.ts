@@ -37,7 +37,7 @@ describe('services-api configuration', () => {
       'WHATSAPP_ACCESS_TOKEN',
       'WHATSAPP_APP_SECRET',
     ]);
-    expect(problemsOf({ ...production, ...signUp, WHATSAPP_ACCESS_TOKEN: 'EAAG-token', WHATSAPP_APP_SECRET: 'a'.repeat(32) })).toEqual([]);
+    expect(problemsOf({ ...production, ...signUp, WHATSAPP_ACCESS_TOKEN: 'EAAGm0PX4ZCpsBAKZB3xZA9pQ', WHATSAPP_APP_SECRET: 'a'.repeat(32) })).toEqual([]);
   });
 
   it('names malformed provider settings', () => {

@@ -1,8 +1,5 @@
-import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig } from '@platform/config';
+import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig, Secret } from '@platform/config';
 import { IsIn, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
-
-/** k8s/secret.example.yaml's placeholder never passes for a secret. */
-const PLACEHOLDER_REFUSED = /^(?!change-me$)\S+$/;
 
 const inProduction = (config: ServicesApiConfig) => config.NODE_ENV === 'production';
 
@@ -16,6 +13,7 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   CORE_TENANTS_RPC_TIMEOUT_MS = 5_000;
 
   /** The e-mail provider: any SMTP URL nodemailer takes. The default is the quick start's local sink. */
+  @Secret({ minLength: 0 })
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
   SMTP_URL = 'smtp://127.0.0.1:1025';
 
@@ -50,6 +48,7 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
    * the same on every replica. Required in production; a fixed development key otherwise.
    */
   @ValidateIf((config: ServicesApiConfig) => config.NODE_ENV === 'production' || config.SIGN_UP_SECRET !== undefined)
+  @Secret({ minLength: 32 })
   @IsString({ message: 'must be a random string of at least 32 characters (required in production)' })
   @MinLength(32, { message: 'must be a random string of at least 32 characters (required in production)' })
   SIGN_UP_SECRET?: string;
@@ -89,15 +88,15 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
 
   /** System-user access token the platform acts with on its clients' WhatsApp Business Accounts. Required in production. */
   @ValidateIf((config: ServicesApiConfig) => inProduction(config) || config.WHATSAPP_ACCESS_TOKEN !== undefined)
-  @IsString({ message: 'must be a non-empty string, not a placeholder (required in production)' })
-  @Matches(PLACEHOLDER_REFUSED, { message: 'must be a non-empty string, not a placeholder (required in production)' })
+  @Secret()
+  @IsString({ message: 'must be a non-empty string (required in production)' })
   WHATSAPP_ACCESS_TOKEN?: string;
 
   /** App secret the provider signs status webhooks with (X-Hub-Signature-256). Required in production; without it every delivery is refused. */
   @ValidateIf((config: ServicesApiConfig) => inProduction(config) || config.WHATSAPP_APP_SECRET !== undefined)
+  @Secret()
   @IsString({ message: 'must be at least 16 characters (required in production)' })
   @MinLength(16, { message: 'must be at least 16 characters (required in production)' })
-  @Matches(PLACEHOLDER_REFUSED, { message: 'must be at least 16 characters (required in production)' })
   WHATSAPP_APP_SECRET?: string;
 
   /**
@@ -105,9 +104,9 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
    * hub.verify_token); unset refuses every subscription attempt.
    */
   @ValidateIf((config: ServicesApiConfig) => config.WHATSAPP_WEBHOOK_VERIFY_TOKEN !== undefined)
+  @Secret()
   @IsString({ message: 'must be at least 16 characters' })
   @MinLength(16, { message: 'must be at least 16 characters' })
-  @Matches(PLACEHOLDER_REFUSED, { message: 'must be at least 16 characters' })
   WHATSAPP_WEBHOOK_VERIFY_TOKEN?: string;
 
   /** Time limit of one call to the provider; past it the submission is retried in the background. */

@@ -1,7 +1,8 @@
 /** What other projects (the end-to-end suite, tools) may use of services-api. */
 export { createServicesApiApp, SERVICES_API_VERSION } from './bootstrap';
 export { ServicesApiConfig } from './config';
-export { PG_BOSS } from './jobs/pg-boss.provider';
+export { PG_BOSS, registerWorker } from './jobs/pg-boss.provider';
+export type { JobsSettings } from './jobs/pg-boss.provider';
 export { Clock } from './sign-up/clock';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
 export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';

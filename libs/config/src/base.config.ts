@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { Secret } from './secret';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -12,6 +13,8 @@ export class BaseConfig {
   @IsIn(LOG_LEVELS, { message: `must be one of: ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
 
+  /** May carry the password: a placeholder in it is refused in production. */
+  @Secret({ minLength: 0 })
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// URL' })
   DATABASE_URL!: string;
 
@@ -21,6 +24,7 @@ export class BaseConfig {
   @Max(100, { message: 'must be an integer 1-100' })
   DATABASE_POOL_SIZE = 10;
 
+  @Secret({ minLength: 0 })
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL!: string;
 

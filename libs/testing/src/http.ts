@@ -12,23 +12,31 @@ export interface RequestOptions {
   body?: unknown;
 }
 
-/** Sends a real HTTP request to an app listening on loopback. */
-export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
+/** The headers and body a JSON request sends, from `options`. */
+export function encodeRequest(options: RequestOptions): { headers: Record<string, string>; body: string | undefined } {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | undefined;
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
-  const text = await response.text();
-  let parsed: unknown = text;
+  return { headers, body };
+}
+
+/** An answer's body: parsed when it is JSON, the text as is otherwise. */
+export function decodeBody<T>(text: string): T {
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    return (text ? JSON.parse(text) : undefined) as T;
   } catch {
-    // not JSON: keep the text
+    return text as T;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Sends a real HTTP request to an app listening on loopback. */
+export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
+  const { headers, body } = encodeRequest(options);
+  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
+  return { status: response.status, headers: response.headers, body: decodeBody<T>(await response.text()) };
 }
 
 /** The single error of an envelope, asserting the envelope's shape on the way. */

@@ -5,7 +5,7 @@ export type { MessagingChannelFixture } from './campaign-fixtures';
 export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
-export { request, singleError } from './http';
+export { decodeBody, encodeRequest, request, singleError } from './http';
 export { rawRequestText, requestRaw, sendRaw } from './raw-http';
 export type { RawRequestOptions, RawResponse } from './raw-http';
 export type { JsonResponse, RequestOptions } from './http';
@@ -15,7 +15,7 @@ export { ADMIN_DATABASE_URL, createTestDatabase, prepareTemplateDatabase } from 
 export { resetTestRedis, TEST_REDIS_URL } from './test-redis';
 export { BillingStub } from './stubs/billing-stub';
 export { StubServer } from './stubs/stub-server';
-export type { RecordedCall, StubRoute } from './stubs/stub-server';
+export type { HeldRequests, RecordedCall, StubRoute } from './stubs/stub-server';
 export { VmStub } from './stubs/vm-stub';
 export { CUSTOM_HOSTNAME_STAGES, CustomHostnamesStub, HAPPY_PATH, nextStage } from './stubs/cloudflare';
 export type { CustomHostnameOperation, CustomHostnameStage, CustomHostnamesStubOptions, FailureMode, HeldRequest, StageState, StubCall } from './stubs/cloudflare';

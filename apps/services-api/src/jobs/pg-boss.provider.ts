@@ -28,6 +28,24 @@ export function jobDatabaseOf(manager: EntityManager): PgBoss.Db {
   };
 }
 
+const DEADLOCK_DETECTED = '40P01';
+
+/**
+ * pg-boss's `createQueue` is idempotent, but two replicas creating the same
+ * new queue at once (a first rollout of two or more replicas) can deadlock
+ * in PostgreSQL, and the loser would fail its start. The deadlock means the
+ * other replica is creating the queue: asking again finds it made.
+ */
+export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await boss.createQueue(queue.name, queue);
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 3) throw error;
+    }
+  }
+}
+
 /**
  * Creates the queue (idempotent) and starts a worker on it that takes one
  * job at a time. A handler that throws makes pg-boss retry the job by the
@@ -39,7 +57,7 @@ export async function registerWorker<T extends object>(
   queue: PgBoss.Queue,
   handler: (job: PgBoss.Job<T>) => Promise<void>,
 ): Promise<void> {
-  await boss.createQueue(queue.name, queue);
+  await createQueueOnce(boss, queue);
   await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
     for (const job of jobs) await handler(job);
   });

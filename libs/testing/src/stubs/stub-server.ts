@@ -11,6 +11,14 @@ export interface RecordedCall {
   status: number;
 }
 
+/** Requests a stub holds unanswered until the test lets them through. */
+export interface HeldRequests {
+  /** Resolves once `count` requests are waiting. */
+  reached(count: number): Promise<void>;
+  /** Lets every held request (and any later one) be answered. */
+  release(): void;
+}
+
 export type StubRoute = (request: IncomingMessage, body: string, url: URL) => { status: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
 /**
@@ -25,6 +33,8 @@ export class StubServer extends LoopbackServer {
   /** When set, every request is answered with this status and an error body. */
   failWithStatus: number | undefined;
 
+  private holding: { waiting: number; gate: Promise<void>; onArrival: Set<() => void> } | undefined;
+
   constructor(private readonly route: StubRoute) {
     super();
   }
@@ -33,6 +43,29 @@ export class StubServer extends LoopbackServer {
     return `http://127.0.0.1:${this.port}`;
   }
 
+
+  /** From now on every request waits, unanswered, until `release()`: requests in flight on purpose. */
+  hold(): HeldRequests {
+    let release!: () => void;
+    const state = { waiting: 0, gate: new Promise<void>((resolve) => (release = resolve)), onArrival: new Set<() => void>() };
+    this.holding = state;
+    return {
+      reached: (count) =>
+        new Promise<void>((resolve) => {
+          const check = () => {
+            if (state.waiting < count) return;
+            state.onArrival.delete(check);
+            resolve();
+          };
+          state.onArrival.add(check);
+          check();
+        }),
+      release: () => {
+        if (this.holding === state) this.holding = undefined;
+        release();
+      },
+    };
+  }
 
   callsTo(method: string, pathPrefix: string): RecordedCall[] {
     return this.calls.filter((call) => call.method === method && call.path.startsWith(pathPrefix));
@@ -44,6 +77,12 @@ export class StubServer extends LoopbackServer {
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(request.url ?? '/', 'http://stub');
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+    const holding = this.holding;
+    if (holding) {
+      holding.waiting += 1;
+      for (const check of [...holding.onArrival]) check();
+      await holding.gate;
+    }
 
     let answer: ReturnType<StubRoute>;
     if (this.failWithStatus !== undefined) {

@@ -1,4 +1,5 @@
 import { ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { captureOutput, exitOf, spawnTracked, stopChild } from './child-processes';
 
@@ -11,7 +12,8 @@ const PORT_VARIABLE: Record<AppName, string> = {
   'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT',
 };
 
-const READY_TIMEOUT_MS = 30_000;
+/** As `npm start` waits; generous because every replica boots at once on a shared machine. */
+const READY_TIMEOUT_MS = 60_000;
 
 /**
  * One replica of an app as production runs it: `node dist/apps/<app>/src/main.js`
@@ -64,6 +66,18 @@ export class AppReplica {
       if (Date.now() > deadline) throw new Error(`${this.app} on port ${this.port} was not ready within ${timeoutMs} ms:\n${this.logs()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+
+  /** Whether a new connection to the replica's port is refused (it no longer listens). */
+  async refusesConnections(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const socket = connect(this.port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
   }
 
   /** Sends `signal` (no wait); `exited()` tells when and how the process ended. */

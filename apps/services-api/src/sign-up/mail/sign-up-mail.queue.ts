@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import PgBoss from 'pg-boss';
-import { PG_BOSS } from '../../jobs/pg-boss.provider';
+import { createQueueOnce, PG_BOSS } from '../../jobs/pg-boss.provider';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';
 
@@ -45,7 +45,7 @@ export class SignUpMailQueue implements OnModuleInit {
       retryBackoff: true,
       expireInSeconds: 120,
     };
-    await this.boss.createQueue(SIGN_UP_MAIL_QUEUE, options);
+    await createQueueOnce(this.boss, options);
     await this.boss.updateQueue(SIGN_UP_MAIL_QUEUE, options);
     this.workerID = await this.boss.work<SignUpMailJob>(
       SIGN_UP_MAIL_QUEUE,

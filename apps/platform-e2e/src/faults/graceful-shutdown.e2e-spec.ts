@@ -1,0 +1,116 @@
+import { JsonResponse, PluginConnectionFixture } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
+import { AppName } from './harness/app-replica';
+import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
+import { startLoad } from './harness/load';
+import { BalancedResponse, RoundRobin, sendOnNewConnection } from './harness/round-robin';
+import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
+
+interface StopUnderLoad {
+  app: AppName;
+  /** One request of the background load, through the balancer. */
+  load: (balancer: RoundRobin) => Promise<BalancedResponse>;
+  /** Sends requests straight to `replicaUrl` and resolves once they are being handled there (held at a provider). */
+  startInFlight: (replicaUrl: string) => Promise<{ release: () => void; answers: Promise<JsonResponse[]> }>;
+}
+
+/**
+ * SIGTERM to one of two replicas under load (docs/deployment.md, Shutdown):
+ * requests in flight finish with their normal answers, new ones go to the
+ * other replica, the stopped replica exits by itself and can start again.
+ */
+describe('SIGTERM of a replica under load', () => {
+  let platform: FaultPlatform;
+  let helpdesk: HelpdeskTenant;
+  let tenantID: string;
+  let owner: string;
+
+  beforeAll(async () => {
+    platform = await startFaultPlatform({
+      replicas: { 'plugins-helpdesk': 2, 'services-api': 2, 'core-tenants': 1 },
+      // Held provider calls must outlast the shutdown, not time out.
+      env: { VM_PROVIDER_TIMEOUT_MS: '8000', CORE_TENANTS_RPC_TIMEOUT_MS: '10000', CLOUDFLARE_TIMEOUT_MS: '8000' },
+    });
+    helpdesk = await helpdeskTenant(platform);
+    tenantID = helpdesk.tenantID;
+    owner = helpdesk.owner;
+  });
+  afterAll(() => platform?.close());
+
+  /** Returns the in-flight answers and every load sample. */
+  async function stopUnderLoad({ app, load, startInFlight }: StopUnderLoad) {
+    const [stopping, remaining] = platform.replicas[app];
+    const running = startLoad(platform.balancer(app), load);
+    const inFlight = await startInFlight(stopping.url);
+
+    stopping.kill('SIGTERM');
+    await eventually(async () => expect(await stopping.refusesConnections()).toBe(true));
+    inFlight.release();
+    const answers = await inFlight.answers;
+
+    const exit = await stopping.exited();
+    const exitedAt = Date.now();
+    expect(exit.code === 0 || exit.signal === 'SIGTERM', `exit ${JSON.stringify(exit)}\n${stopping.logs()}`).toBe(true);
+    await eventually(() => expect(running.samples.filter((sample) => sample.startedAt > exitedAt).length).toBeGreaterThanOrEqual(8));
+    const samples = await running.stop();
+
+    expect(samples.filter((sample) => sample.error !== undefined).map((sample) => String(sample.error))).toEqual([]);
+    expect(samples.filter((sample) => sample.response!.status !== 200).map((sample) => [sample.response!.status, sample.response!.body])).toEqual([]);
+    expect(new Set(samples.map((sample) => sample.response!.servedBy))).toEqual(new Set([stopping.url, remaining.url]));
+    expect(samples.filter((sample) => sample.startedAt > exitedAt).every((sample) => sample.response!.servedBy === remaining.url)).toBe(true);
+
+    // Back in rotation after a start, without touching the other replica.
+    await stopping.start();
+    return { answers, restarted: stopping };
+  }
+
+  it('plugins-helpdesk: finishes the refreshes in flight with 200, sends the rest to the other replica, loses none', async () => {
+    const hostnames = [await helpdesk.addDomain(platform.balancer('plugins-helpdesk')), await helpdesk.addDomain(platform.balancer('plugins-helpdesk'))];
+    const { answers, restarted } = await stopUnderLoad({
+      app: 'plugins-helpdesk',
+      load: (balancer) => balancer.request(helpdesk.domainsPath, { headers: { authorization: owner } }),
+      async startInFlight(replicaUrl) {
+        const held = hostnames.map(() => platform.stubs.customHostnames.holdNext('get'));
+        const answers = Promise.all(
+          hostnames.map((hostname) => sendOnNewConnection(replicaUrl, `${helpdesk.domainPath(hostname)}/refresh`, { method: 'POST', headers: { authorization: owner } })),
+        );
+        await Promise.all(held.map((hold) => hold.reached));
+        return { answers, release: () => held.forEach((hold) => hold.release()) };
+      },
+    });
+    expect(answers.map((answer) => [answer.status, answer.body.domain?.domainHostname])).toEqual(hostnames.map((hostname) => [200, hostname]));
+    expect((await sendOnNewConnection(restarted.url, helpdesk.domainsPath, { headers: { authorization: owner } })).status).toBe(200);
+  });
+
+  it('services-api: finishes the connection deletions in flight (waiting on core-tenants and the VM provider) with 200, loses none', async () => {
+    const connections: (PluginConnectionFixture & { vmId: string })[] = [];
+    for (let index = 0; index < 2; index += 1) {
+      const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
+      const vmId = `vm-${Math.random().toString(36).slice(2)}`;
+      platform.stubs.vms.addVm(vmId);
+      connections.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId });
+    }
+    const statsPath = `/v1/tenants/${tenantID}/campaigns/stats`;
+    const { answers, restarted } = await stopUnderLoad({
+      app: 'services-api',
+      load: (balancer) => balancer.request(statsPath, { headers: { authorization: owner } }),
+      async startInFlight(replicaUrl) {
+        const held = platform.stubs.vms.hold();
+        const answers = Promise.all(
+          connections.map((connection) =>
+            sendOnNewConnection(replicaUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
+              method: 'DELETE',
+              headers: { authorization: owner },
+            }),
+          ),
+        );
+        await held.reached(connections.length);
+        return { answers, release: () => held.release() };
+      },
+    });
+    expect(answers.map((answer) => [answer.status, answer.body])).toEqual(connections.map(() => [200, { data: { deleted: true } }]));
+    for (const connection of connections) expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(false);
+    expect((await sendOnNewConnection(restarted.url, statsPath, { headers: { authorization: owner } })).status).toBe(200);
+  });
+});

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CoreTenantsConfig } from '@apps/core-tenants';
+import { PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
+import { ServicesApiConfig } from '@apps/services-api';
+import { ConfigurationError, loadConfig, secretVariablesOf } from '@platform/config';
+import { describe, expect, it } from 'vitest';
+import { ProductionApp, productionEnvironment } from '../support/production-env';
+
+const CONFIGS: Record<ProductionApp, new () => object> = {
+  'core-tenants': CoreTenantsConfig,
+  'services-api': ServicesApiConfig,
+  'plugins-helpdesk': PluginsHelpdeskConfig,
+};
+
+/** `NAME=value` lines of .env.example and `NAME: "value"` lines of k8s/secret.example.yaml: the documented examples. */
+function documentedExamples(): Map<string, string[]> {
+  const read = (file: string) => readFileSync(resolve(process.cwd(), file), 'utf8');
+  const examples = new Map<string, string[]>();
+  const add = (name: string, value: string) => examples.set(name, [...(examples.get(name) ?? []), value]);
+  for (const [, name, value] of read('.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)) add(name, value.replace(/^'(.*)'$/, '$1'));
+  for (const [, name, value] of read('k8s/secret.example.yaml').matchAll(/^\s+([A-Z][A-Z0-9_]*): "(.*)"$/gm)) add(name, value);
+  return examples;
+}
+
+function refusedVariables(app: ProductionApp, env: Record<string, string>): string[] {
+  try {
+    loadConfig(CONFIGS[app], env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) return error.problems.map((problem) => problem.split(' ')[0]);
+    throw error;
+  }
+  return [];
+}
+
+/** Production configuration of every app: documented examples and placeholders stop it (docs/deployment.md, Secrets). */
+describe('production refuses example secrets', () => {
+  const examples = documentedExamples();
+
+  describe.each(Object.keys(CONFIGS) as ProductionApp[])('%s', (app) => {
+    const secrets = secretVariablesOf(CONFIGS[app]);
+
+    it('starts with real secrets', () => {
+      expect(refusedVariables(app, productionEnvironment(app))).toEqual([]);
+    });
+
+    it('refuses every documented example value of its secrets, naming the variable', () => {
+      // URL variables hold addresses, and .env.example's are local ones without credentials, valid anywhere.
+      const checked = secrets.filter((name) => examples.has(name) && !name.endsWith('_URL'));
+      expect(checked.length).toBeGreaterThan(0);
+      for (const name of checked) {
+        for (const example of examples.get(name)!) {
+          expect(refusedVariables(app, { ...productionEnvironment(app), [name]: example }), `${name}=${example}`).toEqual([name]);
+        }
+      }
+    });
+
+    it('refuses change-me in any case, a blank value and a short one for each secret', () => {
+      for (const name of secrets) {
+        for (const placeholder of ['change-me', 'Change-Me', '   ', 'abc']) {
+          const refused = refusedVariables(app, { ...productionEnvironment(app), [name]: placeholder });
+          // A URL with no credentials in it ('abc') is refused as malformed instead.
+          expect(refused, `${name}=${JSON.stringify(placeholder)}`).toEqual([name]);
+        }
+      }
+    });
+  });
+
+  it('marks the provider credentials of each app as secrets', () => {
+    expect(secretVariablesOf(CoreTenantsConfig)).toEqual(expect.arrayContaining(['BILLING_API_KEY', 'VM_PROVIDER_TOKEN', 'OPERATOR_JWT_PRIVATE_KEY', 'DATABASE_URL', 'REDIS_URL']));
+    expect(secretVariablesOf(ServicesApiConfig)).toEqual(
+      expect.arrayContaining(['SIGN_UP_SECRET', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_WEBHOOK_VERIFY_TOKEN', 'SMTP_URL']),
+    );
+    expect(secretVariablesOf(PluginsHelpdeskConfig)).toEqual(expect.arrayContaining(['CLOUDFLARE_API_TOKEN']));
+  });
+});
