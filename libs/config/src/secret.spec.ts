@@ -21,7 +21,12 @@ class ProviderConfig extends BaseConfig {
 }
 
 const REAL_KEY = 'rk_live_51Hx9qLmN2pQ7vW3zY8tK4jD';
-const base = { DATABASE_URL: 'postgres://app:Xq7-2mPz@db.internal:5432/platform', REDIS_URL: 'redis://cache.internal:6379/0', API_KEY: REAL_KEY };
+const base = {
+  DATABASE_URL: 'postgres://app:Xq7-2mPz@db.internal:5432/platform',
+  REDIS_URL: 'redis://cache.internal:6379/0',
+  TRANSPORT_NAMESPACE: 'production',
+  API_KEY: REAL_KEY,
+};
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {

@@ -191,11 +191,14 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
 
       platform.billing.failWithStatus = undefined;
       await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
-      const [record] = await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [
-        connection.subscriptionItemId,
-      ]);
-      expect(record.completed_at).not.toBeNull();
-      expect(record.attempts).toBeGreaterThanOrEqual(3);
+      // The provider answered; the worker records it right after.
+      await eventually(async () => {
+        const [record] = await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [
+          connection.subscriptionItemId,
+        ]);
+        expect(record.completed_at).not.toBeNull();
+        expect(record.attempts).toBeGreaterThanOrEqual(3);
+      });
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1);
     });
