@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
+import { cpuMicrosecondsOf, rssMebibytesOf } from './process-usage';
 
 export interface LoadResult {
   name: string;
@@ -58,6 +59,46 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+export interface CpuResult extends LoadResult {
+  /** CPU time (user + system) of the serving processes per request, in microseconds. */
+  cpuMicrosecondsPerRequest: number;
+  requests: number;
+}
+
+/**
+ * Warms the serving processes up, then sends `amount` requests and divides
+ * the CPU time the serving processes used meanwhile (summed over them) by
+ * the requests. The load generator runs in this process, apart from them.
+ */
+export async function measureCpu(options: LoadOptions & { servers: ChildProcess[]; warmUp?: number }): Promise<CpuResult> {
+  const pids = options.servers.map((server) => server.pid as number);
+  await measure({ ...options, amount: options.warmUp ?? 500 });
+  const before = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
+  const load = await measure(options);
+  const after = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
+  const requests = options.amount ?? 0;
+  return { ...load, requests, cpuMicrosecondsPerRequest: Math.round((after - before) / requests) };
+}
+
+export interface StartedApp {
+  name: string;
+  process: ChildProcess;
+  /** From spawning the process to its first 2xx answer at the ready URL. */
+  startToReadyMs: number;
+  rssIdleMiB: number;
+}
+
+/** Starts an app and waits until `readyUrl` answers 2xx; records how long that took and its idle RSS. */
+export async function startApp(name: string, script: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<StartedApp> {
+  const started = performance.now();
+  const child = await startProcess(script, env);
+  await waitForHttp(readyUrl, 30_000, 10);
+  const startToReadyMs = Math.round(performance.now() - started);
+  // Let start-up work (pool fills, timers, JIT of boot code) settle before reading the idle footprint.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return { name, process: child, startToReadyMs, rssIdleMiB: rssMebibytesOf(child.pid as number) };
+}
+
 /** Starts a compiled script as its own process (apps run apart from the load generator, as in production). */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -65,11 +106,11 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   return child;
 }
 
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs = 30_000, pollMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
