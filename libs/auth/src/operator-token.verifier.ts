@@ -3,6 +3,7 @@ import { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, errors, importSPKI, JWTPayload, jwtVerify } from 'jose';
 import { AppException } from '@platform/errors';
 import { isUuid } from '@platform/http-common';
+import { VerifiedTokenCache } from './verified-token-cache';
 
 /** The one signing algorithm of operator tokens; anything else (including `none`) is refused. */
 export const OPERATOR_JWT_ALGORITHM = 'EdDSA';
@@ -14,18 +15,38 @@ export interface OperatorTokenSettings {
   publicKey?: string | KeyObject;
   /** core-tenants' JWKS, used when no public key is given. */
   jwksUrl?: string;
+  /** Most verified tokens remembered at once (VerifiedTokenCache). */
+  verifiedTokenCacheSize?: number;
 }
 
 type KeyResolver = Parameters<typeof jwtVerify>[1];
+type JwksResolver = ReturnType<typeof createRemoteJWKSet>;
 
 export const OPERATOR_TOKEN_SETTINGS = Symbol('OPERATOR_TOKEN_SETTINGS');
 
-/** Verifies operator bearer tokens locally, with no database or network call on the hot path. */
+function isJwks(resolver: KeyResolver): resolver is JwksResolver {
+  return typeof resolver === 'function' && 'jwks' in resolver;
+}
+
+/**
+ * Verifies operator bearer tokens locally, with no database or network call
+ * on the hot path. A token verified once is remembered (VerifiedTokenCache)
+ * until its `exp`; with a JWKS, a remembered token also needs its key to be
+ * in the JWKS as last fetched, and that copy to be fresh: when it is not,
+ * the token goes through the full check, which refetches the JWKS, so a key
+ * rotated out of the JWKS stops its tokens exactly as without the cache.
+ * `nbf` needs nothing more: a token is only remembered once it has passed it.
+ */
 @Injectable()
 export class OperatorTokenVerifier {
   private keyResolver?: Promise<KeyResolver>;
+  private readonly verified: VerifiedTokenCache;
+  /** Key ids of the JWKS as last seen after a full check; undefined with a fixed public key. */
+  private servedKeyIDs?: ReadonlySet<string | undefined>;
 
-  constructor(private readonly settings: OperatorTokenSettings) {}
+  constructor(private readonly settings: OperatorTokenSettings) {
+    this.verified = new VerifiedTokenCache(settings.verifiedTokenCacheSize);
+  }
 
   private resolveKey(): Promise<KeyResolver> {
     this.keyResolver ??= (async (): Promise<KeyResolver> => {
@@ -40,22 +61,38 @@ export class OperatorTokenVerifier {
 
   /** Returns the operatorID of a valid token; 401 1003 for any invalid one. */
   async verify(jwt: string): Promise<string> {
+    const resolver = await this.resolveKey();
+    const remembered = this.verified.get(jwt, Math.floor(Date.now() / 1000));
+    if (remembered && this.keyStillServed(resolver, remembered.keyID)) return remembered.operatorID;
+
     let payload: JWTPayload;
+    let keyID: string | undefined;
     try {
-      ({ payload } = await jwtVerify(jwt, await this.resolveKey(), {
+      ({ payload, protectedHeader: { kid: keyID } } = await jwtVerify(jwt, resolver, {
         algorithms: [OPERATOR_JWT_ALGORITHM],
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         requiredClaims: ['sub', 'exp'],
       }));
     } catch (error) {
+      this.verified.delete(jwt);
       if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) {
         throw new AppException('Unauthorized', { cause: error });
       }
       // The JWKS could not be fetched: our fault, not the caller's.
       throw new AppException('InternalServiceUnavailable', { cause: error });
+    } finally {
+      // A full check is when the JWKS gets refetched: note which keys it now serves.
+      if (isJwks(resolver)) this.servedKeyIDs = new Set(resolver.jwks()?.keys.map((key) => key.kid));
     }
     if (!isUuid(payload.sub)) throw new AppException('Unauthorized');
-    return payload.sub.toLowerCase();
+    const operatorID = payload.sub.toLowerCase();
+    this.verified.set(jwt, { operatorID, expiresAt: payload.exp as number, keyID });
+    return operatorID;
+  }
+
+  private keyStillServed(resolver: KeyResolver, keyID: string | undefined): boolean {
+    if (!isJwks(resolver)) return true;
+    return resolver.fresh && this.servedKeyIDs !== undefined && this.servedKeyIDs.has(keyID);
   }
 }
