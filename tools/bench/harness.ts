@@ -99,9 +99,15 @@ export async function startApp(name: string, script: string, env: NodeJS.Process
   return { name, process: child, startToReadyMs, rssIdleMiB: rssMebibytesOf(child.pid as number) };
 }
 
-/** Starts a compiled script as its own process (apps run apart from the load generator, as in production). */
+/**
+ * Starts a compiled script as its own process (apps run apart from the load
+ * generator, as in production). With BENCH_CPU_PROFILE_DIR set, each process
+ * writes a V8 CPU profile there when it exits (see profile-summary.ts).
+ */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--require', `${__dirname}/exit-normally-on-signal.js`] : [];
+  const child = spawn(process.execPath, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.resume();
   return child;
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
 import { loadConfig } from '@platform/config';
@@ -18,6 +19,17 @@ const ROWS = 60;
 const PER_PAGE = 20;
 /** Throttled refreshes sent to one domain before moving to the next (its window is 10 s). */
 const THROTTLED_BATCH = 2_000;
+
+interface Case {
+  name: string;
+  /** The processes whose CPU time the requests cost. */
+  servers: ChildProcess[];
+  load: Omit<LoadOptions, 'name'> & { warmUp?: number };
+  /** Statuses a single request must answer before the load (none: it would use up a resource). */
+  statuses?: number[];
+  targetRatio?: number;
+  prepare?: () => Promise<void>;
+}
 
 interface Row {
   name: string;
@@ -80,40 +92,63 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
     let refreshes = 0;
     const throttledPath = () => `${domains}/${data.hostnames[1 + Math.floor(refreshes++ / THROTTLED_BATCH)]}/refresh`;
 
-    const run = async (name: string, servers: typeof hello[], load: Omit<LoadOptions, 'name'>, statuses: number[], targetRatio?: number): Promise<Row> => {
-      await expectStatus(load.url, { method: load.method, headers: load.headers }, statuses);
-      const result = await measureCpu({ name, servers, connections: CONNECTIONS, warmUp: WARM_UP, amount: REQUESTS, ...load });
-      return { name, targetRatio, result };
-    };
-    const rows: Row[] = [
-      await run('Nest on Fastify hello (the 1x)', [hello], { url: `http://127.0.0.1:${helloPort}/hello` }, [200]),
-      await run('bare Fastify hello (reference)', [fastify], { url: `http://127.0.0.1:${fastifyPort}/hello` }, [200]),
-      await run('services-api /health/live', [services], { url: `http://127.0.0.1:${servicesPort}/health/live` }, [200]),
-      await run('op 15 GET /tenants (owner token)', [core], { url: `http://127.0.0.1:${corePort}/tenants`, headers: owner }, [200], 3),
-      await run('op 14 notifications', [services], { url: `${api}/notifications`, headers: owner }, [200], 3),
-      await run('op 6 campaign stats', [services], { url: `${api}/campaigns/stats`, headers: owner }, [200], 3),
-      await run('op 5 one campaign model', [services], { url: `${api}/campaigns-models/${data.campaignModelID}`, headers: owner }, [200], 3),
-      await run(`op 4 campaign models, page 1 of ${PER_PAGE}`, [services], { url: `${api}/campaigns-models?perPage=${PER_PAGE}`, headers: owner }, [206], 5),
-      await run(`op 7 shortcuts, page 1 of ${PER_PAGE}`, [services], { url: `${api}/operators/shortcuts?perPage=${PER_PAGE}`, headers: owner }, [206], 5),
-      await run(`op 11 contact sessions, page 1 of ${PER_PAGE}`, [services], { url: `${api}/contacts/${data.contactID}/sessions?perPage=${PER_PAGE}`, headers: owner }, [206], 5),
-    ];
-    await expectStatus(firstDomainUrl, helpdeskInit, [200]);
-    rows.push(
-      await run('op 12 refresh, throttled (429; one in 2,000 reaches the provider)', [helpdesk], { url: firstDomainUrl, method: 'POST', headers: helpdeskInit.headers, nextPath: throttledPath }, [429], 3),
-    );
     let next = 0;
-    const deletes = await measureCpu({
-      name: 'op 1 delete a plain connection (services-api + core-tenants)',
-      servers: [services, core],
-      url: `http://127.0.0.1:${servicesPort}`,
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${data.removerToken}` },
-      connections: CONNECTIONS,
-      warmUp: DELETE_WARM_UP,
-      amount: DELETES,
-      nextPath: () => data.plainConnectionPaths[next++],
-    });
-    rows.push({ name: deletes.name, targetRatio: 10, result: deletes });
+    const cases: Case[] = [
+      { name: 'Nest on Fastify hello (the 1x)', servers: [hello], load: { url: `http://127.0.0.1:${helloPort}/hello` }, statuses: [200] },
+      { name: 'bare Fastify hello (reference)', servers: [fastify], load: { url: `http://127.0.0.1:${fastifyPort}/hello` }, statuses: [200] },
+      { name: 'services-api /health/live', servers: [services], load: { url: `http://127.0.0.1:${servicesPort}/health/live` }, statuses: [200] },
+      { name: 'op 15 GET /tenants (owner token)', servers: [core], load: { url: `http://127.0.0.1:${corePort}/tenants`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 14 notifications', servers: [services], load: { url: `${api}/notifications`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 6 campaign stats', servers: [services], load: { url: `${api}/campaigns/stats`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 5 one campaign model', servers: [services], load: { url: `${api}/campaigns-models/${data.campaignModelID}`, headers: owner }, statuses: [200], targetRatio: 3 },
+      {
+        name: `op 4 campaign models, page 1 of ${PER_PAGE}`,
+        servers: [services],
+        load: { url: `${api}/campaigns-models?perPage=${PER_PAGE}`, headers: owner },
+        statuses: [206],
+        targetRatio: 5,
+      },
+      { name: `op 7 shortcuts, page 1 of ${PER_PAGE}`, servers: [services], load: { url: `${api}/operators/shortcuts?perPage=${PER_PAGE}`, headers: owner }, statuses: [206], targetRatio: 5 },
+      {
+        name: `op 11 contact sessions, page 1 of ${PER_PAGE}`,
+        servers: [services],
+        load: { url: `${api}/contacts/${data.contactID}/sessions?perPage=${PER_PAGE}`, headers: owner },
+        statuses: [206],
+        targetRatio: 5,
+      },
+      {
+        name: 'op 12 refresh, throttled (429; one in 2,000 reaches the provider)',
+        servers: [helpdesk],
+        // Right before the load, so the first domain's window is still open when its status is checked.
+        prepare: () => expectStatus(firstDomainUrl, helpdeskInit, [200]),
+        load: { url: firstDomainUrl, method: 'POST', headers: helpdeskInit.headers, nextPath: throttledPath },
+        statuses: [429],
+        targetRatio: 3,
+      },
+      {
+        name: 'op 1 delete a plain connection (services-api + core-tenants)',
+        servers: [services, core],
+        load: {
+          url: `http://127.0.0.1:${servicesPort}`,
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${data.removerToken}` },
+          warmUp: DELETE_WARM_UP,
+          amount: DELETES,
+          nextPath: () => data.plainConnectionPaths[next++],
+        },
+        targetRatio: 10,
+      },
+    ];
+    const only = process.env.BENCH_CPU_ONLY;
+    const rows: Row[] = [];
+    for (const benchCase of cases) {
+      // BENCH_CPU_ONLY="op 14" measures the hello and the rows whose names contain it (e.g. to profile one operation).
+      if (only && rows.length > 0 && !benchCase.name.includes(only)) continue;
+      await benchCase.prepare?.();
+      if (benchCase.statuses) await expectStatus(benchCase.load.url, { method: benchCase.load.method, headers: benchCase.load.headers }, benchCase.statuses);
+      const result = await measureCpu({ name: benchCase.name, servers: benchCase.servers, connections: CONNECTIONS, warmUp: WARM_UP, amount: REQUESTS, ...benchCase.load });
+      rows.push({ name: benchCase.name, targetRatio: benchCase.targetRatio, result });
+    }
 
     printCpuTable(rows);
     printApps(apps);
