@@ -4,7 +4,7 @@ import { AppException } from '@platform/errors';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, JWK, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OPERATOR_JWT_ALGORITHM, OperatorTokenVerifier } from './operator-token.verifier';
-import { VerifiedTokenCache } from './verified-token-cache';
+import { ExpiringCache } from './expiring-cache';
 
 const ISSUER = 'core-tenants';
 const AUDIENCE = 'platform-api';
@@ -125,20 +125,20 @@ describe('OperatorTokenVerifier with a JWKS: remembered tokens', () => {
   });
 });
 
-describe('VerifiedTokenCache', () => {
+describe('ExpiringCache', () => {
   it('holds at most its size, dropping the oldest entry', () => {
-    const cache = new VerifiedTokenCache(2);
-    for (const jwt of ['a', 'b', 'c']) cache.set(jwt, { operatorID, expiresAt: 2_000_000_000 });
+    const cache = new ExpiringCache<string>(2);
+    for (const key of ['a', 'b', 'c']) cache.set(key, key, 2_000_000_000_000);
     expect(cache.size).toBe(2);
     expect(cache.get('a', 0)).toBeUndefined();
-    expect(cache.get('c', 0)?.operatorID).toBe(operatorID);
+    expect(cache.get('c', 0)).toBe('c');
   });
 
-  it('forgets an entry at its exp, like the full check', () => {
-    const cache = new VerifiedTokenCache();
-    cache.set('t', { operatorID, expiresAt: 100 });
-    expect(cache.get('t', 99)).toBeDefined();
-    expect(cache.get('t', 100)).toBeUndefined();
+  it('forgets an entry at its expiry', () => {
+    const cache = new ExpiringCache<string>(10);
+    cache.set('t', 'value', 100_000);
+    expect(cache.get('t', 99_999)).toBe('value');
+    expect(cache.get('t', 100_000)).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 });
