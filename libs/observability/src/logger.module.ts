@@ -1,6 +1,27 @@
 import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 import { LoggingSettings, requestLoggingOptions } from './request-logging';
+
+/** Log lines are written to stdout in batches of about this many bytes... */
+const LOG_BATCH_BYTES = 4096;
+/** ...or this often, whichever comes first, so a quiet app's lines are not held back. */
+const LOG_FLUSH_INTERVAL_MS = 250;
+
+/**
+ * stdout, written in batches instead of one write per line: each write is a
+ * system call, and one per request line was a visible share of a request's
+ * CPU cost. pino flushes what is left when the process exits (also on an
+ * uncaught exception); only a process killed outright (SIGKILL, out of
+ * memory) can lose its last quarter second of lines.
+ */
+function batchedStdout(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES });
+  setInterval(() => {
+    if (!(destination as unknown as { destroyed: boolean }).destroyed) destination.flush();
+  }, LOG_FLUSH_INTERVAL_MS).unref();
+  return destination;
+}
 
 /**
  * JSON logs through pino with one request id per request (taken from the
@@ -17,7 +38,7 @@ export class ObservabilityModule {
           // nestjs-pino's default route pattern (`{/*splat}`) matches nothing on
           // Nest 12's Fastify adapter; this one matches every route.
           forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-          pinoHttp: requestLoggingOptions(settings),
+          pinoHttp: [requestLoggingOptions(settings), batchedStdout()],
         }),
       ],
       exports: [LoggerModule],
