@@ -9,6 +9,10 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** Requests sent. */
+  requests: number;
+  /** CPU time (user + system) of the serving processes per request, in microseconds, when measured (measureCpu). */
+  cpuMicrosecondsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -56,19 +60,19 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
 export interface CpuResult extends LoadResult {
-  /** CPU time (user + system) of the serving processes per request, in microseconds. */
   cpuMicrosecondsPerRequest: number;
-  requests: number;
 }
 
 /**
- * Warms the serving processes up, then sends `amount` requests and divides
- * the CPU time the serving processes used meanwhile (summed over them) by
- * the requests. The load generator runs in this process, apart from them.
+ * Warms the serving processes up, then runs the load and divides the CPU
+ * time the serving processes used meanwhile (summed over them, read from
+ * /proc) by the requests sent. The load generator runs in this process, apart
+ * from them.
  */
 export async function measureCpu(options: LoadOptions & { servers: ChildProcess[]; warmUp?: number }): Promise<CpuResult> {
   const pids = options.servers.map((server) => server.pid as number);
@@ -76,8 +80,7 @@ export async function measureCpu(options: LoadOptions & { servers: ChildProcess[
   const before = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
   const load = await measure(options);
   const after = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
-  const requests = options.amount ?? 0;
-  return { ...load, requests, cpuMicrosecondsPerRequest: Math.round((after - before) / requests) };
+  return { ...load, cpuMicrosecondsPerRequest: Math.round((after - before) / load.requests) };
 }
 
 export interface StartedApp {
@@ -128,13 +131,24 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export function printTable(title: string, results: LoadResult[]): void {
+  const withCpu = results.some((r) => r.cpuMicrosecondsPerRequest !== undefined);
+  const cpu = (r: LoadResult) => (withCpu ? ` ${r.cpuMicrosecondsPerRequest ?? ''} |` : '');
   const lines = [
     `\n${title}`,
-    '| scenario | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |`),
+    `| scenario | req/s | p50 ms | p99 ms | non-2xx |${withCpu ? ' CPU µs/request |' : ''}`,
+    `|---|---:|---:|---:|---:|${withCpu ? '---:|' : ''}`,
+    ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |${cpu(r)}`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Page 1 of a large tenant must cost (in CPU per request) within 1.5x of page 1 of a small one. */
+export function printScaleCheck(operation: string, small: CpuResult, large: CpuResult): void {
+  const ratio = large.cpuMicrosecondsPerRequest / small.cpuMicrosecondsPerRequest;
+  process.stdout.write(
+    `\n${operation}: page 1 costs ${large.cpuMicrosecondsPerRequest} µs of CPU at the large size, ${small.cpuMicrosecondsPerRequest} µs at the small one: ` +
+      `${ratio.toFixed(2)}x (target ≤ 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT MET'})\n`,
+  );
 }
 
 /** p50 and p99 of a list of durations in milliseconds. */
