@@ -66,7 +66,7 @@ export async function campaignModelsList(context: BenchContext): Promise<void> {
       const url = `http://127.0.0.1:${port}/v1/tenants/${benchCase.tenant}/campaigns-models?${new URLSearchParams(benchCase.query)}`;
       const check = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
       if (check.status !== 200 && check.status !== 206) throw new Error(`${benchCase.name}: HTTP ${check.status} ${await check.text()}`);
-      results.push(await measureCpu({ name: `GET campaigns-models ${benchCase.name}`, url, headers: { authorization: `Bearer ${token}` }, durationSeconds: 5, servers: [api] }));
+      results.push(await measureCpu({ name: `GET campaigns-models ${benchCase.name}`, url, headers: { authorization: `Bearer ${token}` }, durationSeconds: 5, servers: [api], warmUp: 2_000 }));
     }
   } finally {
     await stopProcess(api);

@@ -190,6 +190,7 @@ export async function conversations(context: BenchContext): Promise<void> {
         durationSeconds: DURATION_SECONDS,
         connections: CONNECTIONS,
         servers: [api],
+        warmUp: 2_000,
       });
       cpu.set(benchCase.name, http);
       rows.push(http);
