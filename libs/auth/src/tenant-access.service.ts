@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
+import { readRedisCopy } from './redis-copy';
 
 /** What a principal may do on a tenant, as looked up (and cached briefly). */
 type Standing = 'no-tenant' | 'none' | 'member' | 'owner' | 'installed';
@@ -72,35 +73,19 @@ export class TenantAccessService {
       const local = this.operatorStandings.get(key, Date.now());
       if (local) return local;
     }
-    const shared = await this.readShared(key);
+    const shared = await readRedisCopy(this.redis, key).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
+      return undefined;
+    });
     if (shared) {
-      if (keptHere && shared.expiresAtMs !== undefined) this.operatorStandings.set(key, shared.standing, shared.expiresAtMs);
-      return shared.standing;
+      if (keptHere && shared.expiresAtMs !== undefined) this.operatorStandings.set(key, shared.value as Standing, shared.expiresAtMs);
+      return shared.value as Standing;
     }
     const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
     await this.redis.set(key, standing, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
     if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;
-  }
-
-  /** The Redis copy of a standing and when it expires (one round trip), or undefined when there is none or Redis fails. */
-  private async readShared(key: string): Promise<{ standing: Standing; expiresAtMs?: number } | undefined> {
-    const readAt = Date.now();
-    const replies = await this.redis
-      .pipeline()
-      .get(key)
-      .pttl(key)
-      .exec()
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
-        return null;
-      });
-    const [[getError, standing], [ttlError, ttlMs]] = replies ?? [[null, null], [null, null]];
-    if (getError || !standing) return undefined;
-    // A copy that expired between the two commands (or has no expiry) is used once, not kept.
-    const expiresAtMs = !ttlError && typeof ttlMs === 'number' && ttlMs > 0 ? readAt + ttlMs : undefined;
-    return { standing: standing as Standing, expiresAtMs };
   }
 
   /** One query: tenant existence and the principal's standing in it. */
