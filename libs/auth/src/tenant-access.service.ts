@@ -3,7 +3,9 @@ import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
+import { readRedisCopy } from './redis-copy';
 
 /** What a principal may do on a tenant, as looked up (and cached briefly). */
 type Standing = 'no-tenant' | 'none' | 'member' | 'owner' | 'installed';
@@ -23,6 +25,9 @@ const STANDING_TTL_SECONDS = 5;
 
 const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${tenantID}:${subject}`;
 
+/** Operator standings kept in-process at once, per replica. */
+const LOCAL_OPERATOR_STANDINGS = 10_000;
+
 /**
  * Tenant access checks: operator member or owner, plugin installed on the
  * tenant (it has a live connection there), connection of the tenant. Steps 4
@@ -31,6 +36,14 @@ const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${t
 @Injectable()
 export class TenantAccessService {
   private readonly logger = new Logger(TenantAccessService.name);
+  /**
+   * Operator standings, also kept in this process until their Redis copy
+   * expires, which spares a Redis round trip on most requests and changes
+   * nothing of when a membership change is seen (at most STANDING_TTL_SECONDS
+   * after the read). Plugin standings are not kept here: core-tenants forgets
+   * them in Redis the moment a connection is removed, and that must hold at once.
+   */
+  private readonly operatorStandings = new ExpiringCache<Standing>(LOCAL_OPERATOR_STANDINGS);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,6 +59,7 @@ export class TenantAccessService {
 
   /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
   async forget(tenantID: string, subjectID: string): Promise<void> {
+    this.operatorStandings.delete(standingKey(tenantID, subjectID));
     await this.redis.del(standingKey(tenantID, subjectID));
   }
 
@@ -54,13 +68,23 @@ export class TenantAccessService {
     if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
     const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
     const key = standingKey(normalizedTenantID, subject);
-    const cached = await this.redis.get(key).catch((error: unknown) => {
+    const keptHere = principal.kind === 'operator';
+    if (keptHere) {
+      const local = this.operatorStandings.get(key, Date.now());
+      if (local) return local;
+    }
+    const shared = await readRedisCopy(this.redis, key).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
-      return null;
+      return undefined;
     });
-    if (cached) return cached as Standing;
+    if (shared) {
+      if (keptHere && shared.expiresAtMs !== undefined) this.operatorStandings.set(key, shared.value as Standing, shared.expiresAtMs);
+      return shared.value as Standing;
+    }
+    const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
     await this.redis.set(key, standing, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;
   }
 
