@@ -39,7 +39,8 @@ export async function startHelpdeskPlatform(env: Record<string, string> = {}): P
       CLOUDFLARE_BASE_URL: stub.baseUrl,
       CLOUDFLARE_API_TOKEN: API_TOKEN,
       CLOUDFLARE_ZONE_ID: ZONE_ID,
-      CLOUDFLARE_TIMEOUT_MS: '300',
+      // Long enough that a busy machine never times out a provider that answers; hang tests wait it out.
+      CLOUDFLARE_TIMEOUT_MS: '1000',
       CLOUDFLARE_MAX_RETRIES: '0',
       ...env,
     },
