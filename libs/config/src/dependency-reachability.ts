@@ -20,7 +20,7 @@ export class DependencyUnreachableError extends Error {
     super(
       `${dependency.name} at ${address} (${dependency.variable}) cannot be reached: ${reason}. ` +
         `Start it or correct ${dependency.variable}; or leave DATABASE_URL and REDIS_URL unset and run \`npm start\`, ` +
-        'which then runs an embedded PostgreSQL and an in-process Redis-compatible server (docs/quick-start.md).',
+        'which then runs an embedded PostgreSQL and an in-memory Redis-compatible server (docs/quick-start.md).',
     );
     this.name = 'DependencyUnreachableError';
   }

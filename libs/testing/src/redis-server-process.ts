@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import Redis from 'ioredis';
 
 /** A free TCP port on loopback, as the kernel hands one out. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
