@@ -43,6 +43,18 @@ describe('RedisCompatibleServer', () => {
     expect(await redis.eval(`return {1, redis.call('HGETALL', KEYS[1])}`, 1, 'hash')).toEqual([1, ['a', '1', 'b', '2']]);
   });
 
+  it('gives scripts a missing value in an array reply as false, as Redis does', async () => {
+    const firstField = `local entry = redis.call('HMGET', KEYS[1], 'codeHash', 'attempts')
+      if not entry[1] then return 'none' end
+      return entry[1]`;
+    expect(await redis.eval(firstField, 1, 'no-such-hash')).toBe('none');
+    await redis.hset('some-hash', 'attempts', '1');
+    expect(await redis.eval(firstField, 1, 'some-hash')).toBe('none');
+    await redis.hset('some-hash', 'codeHash', 'abc');
+    expect(await redis.eval(firstField, 1, 'some-hash')).toBe('abc');
+    expect(await redis.eval(`return redis.call('HMGET', KEYS[1], 'codeHash', 'nothing')`, 1, 'some-hash')).toEqual(['abc', null]);
+  });
+
   it('answers hashes as Redis does', async () => {
     await redis.hset('fields', 'f', 'v');
     expect(await redis.hgetall('fields')).toEqual({ f: 'v' });

@@ -18,6 +18,31 @@ type Store = InstanceType<typeof RedisMock>;
 
 const errorReplyOf = (error: unknown) => new ErrorReply(`ERR ${error instanceof Error ? error.message : String(error)}`);
 
+/**
+ * Put before every script. ioredis-mock hands a script the array replies of
+ * `redis.call` as JavaScript arrays in which a missing value is JavaScript's
+ * null, a userdata that Lua finds true; in Redis it is `false` (so that
+ * `if not reply[1]` works). This turns those nulls into `false` in place (the
+ * array stays a JavaScript one, which the mock knows how to return).
+ */
+const LUA_REPLY_CONVERSION = `
+local function __measurable(value)
+  return (pcall(function() return #value end))
+end
+local function __redis_reply(value)
+  if type(value) ~= 'userdata' then return value end
+  if not __measurable(value) then return false end
+  for index = 1, #value do
+    local item = value[index]
+    if type(item) == 'userdata' and not __measurable(item) then value[index] = false end
+  end
+  return value
+end
+local __redis_call, __redis_pcall = redis.call, redis.pcall
+redis.call = function(...) return __redis_reply(__redis_call(...)) end
+redis.pcall = function(...) return __redis_reply(__redis_pcall(...)) end
+`;
+
 const SERVER_INFO = ['# Server', 'redis_version:7.2.0', 'redis_mode:standalone', '# Persistence', 'loading:0', ''].join('\r\n');
 
 /** A Redis glob (`*`, `?`) as a regular expression, for PSUBSCRIBE. */
@@ -154,15 +179,20 @@ export class RedisCompatibleServer {
         return new StatusReply('OK');
       case 'PUBLISH':
         return this.publish(args[0], args[1]);
+      case 'EVAL':
+        return this.storeCommand(connection, 'eval', [`${LUA_REPLY_CONVERSION}\n${args[0]}`, ...args.slice(1)]);
       case 'EVALSHA':
         return new ErrorReply('NOSCRIPT No matching script. Please use EVAL.');
-      default: {
-        const store = this.store(connection.db) as unknown as Record<string, StoreCommand | undefined>;
-        const command = store[name.toLowerCase()];
-        if (typeof command !== 'function') return new ErrorReply(`ERR unknown command '${name}'`);
-        return command.apply(store, args);
-      }
+      default:
+        return this.storeCommand(connection, name.toLowerCase(), args);
     }
+  }
+
+  private storeCommand(connection: Connection, name: string, args: string[]): Promise<Reply> | ErrorReply {
+    const store = this.store(connection.db) as unknown as Record<string, StoreCommand | undefined>;
+    const command = store[name];
+    if (typeof command !== 'function') return new ErrorReply(`ERR unknown command '${name.toUpperCase()}'`);
+    return command.apply(store, args);
   }
 
   private store(db: number): Store {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { IssueOperatorToken } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
@@ -236,6 +237,8 @@ describe('POST /v1/operators (sign-up completion)', () => {
         message: 'E-mail verification is temporarily unavailable. Try again.',
       });
     } finally {
+      // The answer can come before the connection has finished closing; connect() refuses until then.
+      if (redis.status !== 'end') await once(redis, 'end');
       await redis.connect();
     }
   });
