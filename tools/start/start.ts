@@ -122,11 +122,10 @@ async function main(): Promise<void> {
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
-  // core-tenants first: the others verify operator tokens with its JWKS.
-  launch(APPS[0]);
-  await waitUntilReady(APPS[0]);
-  for (const app of APPS.slice(1)) launch(app);
-  await Promise.all(APPS.slice(1).map(waitUntilReady));
+  // All three at once: the others fetch core-tenants' JWKS when the first token
+  // arrives, not at boot, and no request comes before all three are ready.
+  for (const app of APPS) launch(app);
+  await Promise.all(APPS.map(waitUntilReady));
 
   say(`all apps ready ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the start${localServices.postgresInitialised ? ' (the embedded PostgreSQL was created first)' : ''}:`);
   const fixture = await demoFixture();
