@@ -59,14 +59,15 @@ async function waitUntilReady(app: (typeof APPS)[number]): Promise<void> {
   throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-function stop(exitCode: number): void {
+/** Stops everything started, then exits; with a failure, exits by logging it (one JSON line). */
+function stop(exitCode: number, failure?: unknown): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
   Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))))
     .then(() => mailSink?.close())
     .then(() => localServices?.stop())
-    .then(() => process.exit(exitCode));
+    .then(() => (failure === undefined ? process.exit(exitCode) : exitOnStartupFailure(failure, 'start')));
 }
 
 /** The fixture seeded by an earlier start, if its data is still in this database. */
@@ -136,12 +137,4 @@ async function main(): Promise<void> {
   say('Ctrl+C stops everything');
 }
 
-main().catch((error: unknown) => {
-  if (children.length > 0 || localServices) {
-    // Something already runs: stop it first, then say why.
-    say(`start failed: ${error instanceof Error ? error.message : String(error)}`);
-    stop(1);
-    return;
-  }
-  exitOnStartupFailure(error, 'start');
-});
+main().catch((error: unknown) => stop(1, error));
