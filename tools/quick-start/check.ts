@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { strict as assert } from 'node:assert';
 import type { DemoFixture } from '../demo/demo-fixture';
 
@@ -73,10 +73,28 @@ async function start(): Promise<{ process: ChildProcess; readySeconds: number; f
   throw new Error(`npm start was not ready within ${READY_LIMIT_MS / 1000} s:\n${output}`);
 }
 
+/** Whether any process of the group (npm, the start, the apps, PostgreSQL) is still there. */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function stop(child: ChildProcess): Promise<void> {
-  // npm and the start script form one process group: Ctrl+C reaches them all.
-  process.kill(-(child.pid as number), 'SIGINT');
-  if (child.exitCode === null) await once(child, 'exit');
+  // npm, the start script and what it runs form one process group: Ctrl+C reaches them all.
+  const group = child.pid as number;
+  process.kill(-group, 'SIGINT');
+  if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
+  // npm exits at once; the start stops the apps, then its PostgreSQL, before it is gone.
+  const deadline = Date.now() + 60_000;
+  while (groupAlive(group)) {
+    if (Date.now() > deadline) throw new Error('npm start did not stop within 60 s of Ctrl+C');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.ok(!existsSync('.data/local-services.env'), 'the stopped start forgets the addresses it had recorded');
 }
 
 async function exerciseOperations(fixture: DemoFixture, seeded: DemoFixture): Promise<void> {

