@@ -11,7 +11,7 @@ export interface DemoOperator {
   token: string;
 }
 
-/** DESIGN.md section 10: the names demos, docs and black-box checks rely on. */
+/** The demo fixture (docs/quick-start.md): the names demos, docs and black-box checks rely on. */
 export interface DemoFixture extends AreaFixtures {
   tenantID: string;
   otherTenantID: string;
@@ -80,6 +80,13 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     for (const seedArea of AREA_SEEDERS) fixture = { ...fixture, ...(await seedArea({ manager, fixtures, run, base })) };
     return fixture;
   });
+}
+
+/** The same fixture with operator tokens issued now (the demo data itself is seeded once). */
+export async function refreshDemoTokens(fixture: DemoFixture, config: CoreTenantsConfig): Promise<DemoFixture> {
+  const refreshed = async (operator: DemoOperator): Promise<DemoOperator> => ({ ...operator, token: (await issueOperatorToken(config, operator.operatorID)).token });
+  const { owner, member, outsider } = fixture.operators;
+  return { ...fixture, operators: { owner: await refreshed(owner), member: await refreshed(member), outsider: await refreshed(outsider) } };
 }
 
 /**

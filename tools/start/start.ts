@@ -1,19 +1,23 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { CoreTenantsConfig } from '@apps/core-tenants';
-import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { ensureReachable, exitOnStartupFailure, loadConfig, postgresDependency, redisDependency } from '@platform/config';
 import { createDataSource, runMigrations } from '@platform/database';
-import { seedDemo } from '../demo/demo-fixture';
+import { DataSource } from 'typeorm';
+import { DemoFixture, refreshDemoTokens, seedDemo } from '../demo/demo-fixture';
 import { ensureDatabaseExists } from '../support/ensure-database';
 import { startProviderSandbox } from '../sandbox/provider-sandbox';
 import { loadLocalEnvironment } from '../support/env-file';
+import { LocalServices, startLocalServices } from '../support/local-services';
 import { MailSink, startMailSink } from './mail-sink';
 
 /**
  * `npm start`: applies migrations, then runs the three apps (each its own
- * process, as in production) until stopped, seeding the demo data once.
- * Without SMTP_URL it also runs a local mail sink with a viewer, and points
- * services-api at it.
+ * process, as in production) until stopped, seeding the demo data once and
+ * printing tokens issued at this start. With DATABASE_URL or REDIS_URL unset
+ * it runs an embedded PostgreSQL or a Redis-compatible server itself
+ * (support/local-services.ts). Without SMTP_URL it also runs a local mail
+ * sink with a viewer, and points services-api at it.
  */
 const APPS = [
   { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
@@ -27,6 +31,7 @@ const READY_TIMEOUT_MS = 60_000;
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const children: ChildProcess[] = [];
 let mailSink: MailSink | undefined;
+let localServices: LocalServices | undefined;
 let stopping = false;
 
 function portOf(app: (typeof APPS)[number]): number {
@@ -54,25 +59,39 @@ async function waitUntilReady(app: (typeof APPS)[number]): Promise<void> {
   throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-function stop(exitCode: number): void {
+/** Stops everything started, then exits; with a failure, exits by logging it (one JSON line). */
+function stop(exitCode: number, failure?: unknown): void {
   if (stopping) return;
   stopping = true;
   for (const child of children) child.kill('SIGTERM');
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))))
+  // A child may be gone already, by a code or by the signal it shares with this process (Ctrl+C).
+  const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+  Promise.all(children.map((child) => new Promise((resolve) => (gone(child) ? resolve(null) : child.once('exit', resolve)))))
     .then(() => mailSink?.close())
-    .then(() => process.exit(exitCode));
+    .then(() => localServices?.stop())
+    .then(() => (failure === undefined ? process.exit(exitCode) : exitOnStartupFailure(failure, 'start')));
 }
 
+/** The fixture seeded by an earlier start, if its data is still in this database. */
+async function storedFixture(dataSource: DataSource): Promise<DemoFixture | undefined> {
+  if (!existsSync(DEMO_FIXTURE_FILE)) return undefined;
+  const fixture = JSON.parse(readFileSync(DEMO_FIXTURE_FILE, 'utf8')) as DemoFixture;
+  const found: unknown[] = await dataSource.query('SELECT 1 FROM tenants WHERE id = $1', [fixture.tenantID]);
+  return found.length > 0 ? fixture : undefined;
+}
+
+/** Seeds the demo data once per database; every start gives its operators tokens valid from now. */
 async function demoFixture(): Promise<string> {
-  if (existsSync(DEMO_FIXTURE_FILE)) return readFileSync(DEMO_FIXTURE_FILE, 'utf8');
   const config = loadConfig(CoreTenantsConfig);
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'demo-seed' });
   await dataSource.initialize();
   try {
-    const fixture = `${JSON.stringify(await seedDemo(dataSource, config), null, 2)}\n`;
+    const stored = await storedFixture(dataSource);
+    const fixture = stored ? await refreshDemoTokens(stored, config) : await seedDemo(dataSource, config);
+    const text = `${JSON.stringify(fixture, null, 2)}\n`;
     mkdirSync('.data', { recursive: true });
-    writeFileSync(DEMO_FIXTURE_FILE, fixture);
-    return fixture;
+    writeFileSync(DEMO_FIXTURE_FILE, text);
+    return text;
   } finally {
     await dataSource.destroy();
   }
@@ -81,8 +100,16 @@ async function demoFixture(): Promise<string> {
 async function main(): Promise<void> {
   const envFile = loadLocalEnvironment();
   say(`configuration from ${envFile ?? 'the environment'}`);
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is missing');
+  const startedAt = Date.now();
+  // What is configured must answer; what is not is run here.
+  const { DATABASE_URL: databaseConfigured, REDIS_URL: redisConfigured } = process.env;
+  await ensureReachable([
+    ...(databaseConfigured ? [postgresDependency(databaseConfigured)] : []),
+    ...(redisConfigured ? [redisDependency(redisConfigured)] : []),
+  ]);
+  localServices = await startLocalServices();
+  for (const line of localServices.lines) say(line);
+  const databaseUrl = process.env.DATABASE_URL as string;
   await ensureDatabaseExists(databaseUrl);
   const applied = await runMigrations(databaseUrl);
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
@@ -98,21 +125,18 @@ async function main(): Promise<void> {
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
-  // core-tenants first: the others verify operator tokens with its JWKS.
-  launch(APPS[0]);
-  await waitUntilReady(APPS[0]);
-  for (const app of APPS.slice(1)) launch(app);
-  await Promise.all(APPS.slice(1).map(waitUntilReady));
+  // All three at once: the others fetch core-tenants' JWKS when the first token
+  // arrives, not at boot, and no request comes before all three are ready.
+  for (const app of APPS) launch(app);
+  await Promise.all(APPS.map(waitUntilReady));
 
+  say(`all apps ready ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the start${localServices.postgresInitialised ? ' (the embedded PostgreSQL was created first)' : ''}:`);
   const fixture = await demoFixture();
-  say('all apps ready:');
   for (const app of APPS) say(`  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`);
-  say(`demo fixture (${DEMO_FIXTURE_FILE}; tokens last 1 h, \`npm run --silent demo:seed\` makes fresh ones):\n${fixture}`);
+  const ttlMinutes = Math.round(Number(process.env.OPERATOR_JWT_TTL_SECONDS ?? 3600) / 60);
+  say(`demo fixture (${DEMO_FIXTURE_FILE}; its tokens were issued now and last ${ttlMinutes} min, each start issues new ones):\n${fixture}`);
   if (mailSink) say(`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`);
   say('Ctrl+C stops everything');
 }
 
-main().catch((error: unknown) => {
-  stop(1);
-  exitOnStartupFailure(error);
-});
+main().catch((error: unknown) => stop(1, error));

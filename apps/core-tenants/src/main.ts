@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';
 import { createCoreTenantsApp } from './bootstrap';
 import { CoreTenantsConfig } from './config';
@@ -7,9 +7,10 @@ import { CoreTenantsConfig } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig(CoreTenantsConfig);
+  await ensureReachable(platformDependencies(config));
   const app = await createCoreTenantsApp(config);
   await app.startAllMicroservices();
   await listenUntilStopped(app, config.CORE_TENANTS_PORT, config.SHUTDOWN_TIMEOUT_MS);
 }
 
-main().catch(exitOnStartupFailure);
+main().catch((error: unknown) => exitOnStartupFailure(error, 'core-tenants'));

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
-import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';
 import { createPluginsHelpdeskApp } from './bootstrap';
 import { PluginsHelpdeskConfig } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig(PluginsHelpdeskConfig);
+  await ensureReachable(platformDependencies(config));
   const app = await createPluginsHelpdeskApp(config);
   await listenUntilStopped(app, config.PLUGINS_HELPDESK_PORT, config.SHUTDOWN_TIMEOUT_MS);
 }
 
-main().catch(exitOnStartupFailure);
+main().catch((error: unknown) => exitOnStartupFailure(error, 'plugins-helpdesk'));

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
-import { exitOnStartupFailure, loadConfig } from '@platform/config';
+import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';
 import { createServicesApiApp } from './bootstrap';
 import { ServicesApiConfig } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig(ServicesApiConfig);
+  await ensureReachable(platformDependencies(config));
   const app = await createServicesApiApp(config);
   await listenUntilStopped(app, config.SERVICES_API_PORT, config.SHUTDOWN_TIMEOUT_MS);
 }
 
-main().catch(exitOnStartupFailure);
+main().catch((error: unknown) => exitOnStartupFailure(error, 'services-api'));

@@ -2,19 +2,24 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@platform/database';
 
-/** Server to run tests on; TEST_DATABASE_ADMIN_URL overrides it. */
-export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The server tests run on when TEST_DATABASE_ADMIN_URL says nothing else. */
+export const DEFAULT_ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Server to run tests on. Read when used: the global setup may point it at an embedded server (test-services.ts). */
+export function adminDatabaseUrl(): string {
+  return process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_DATABASE_URL;
+}
 /** One template per checkout, so two working copies on one machine never drop each other's. */
 const TEMPLATE_DATABASE = `platform_test_template_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
 function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
+  const url = new URL(adminDatabaseUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }
 
 async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+  const client = new Client({ connectionString: adminDatabaseUrl() });
   await client.connect();
   try {
     return await work(client);

@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { IssueOperatorToken } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';

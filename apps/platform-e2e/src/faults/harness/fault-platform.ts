@@ -4,6 +4,7 @@ import {
   createTestDatabase,
   CustomHostnamesStub,
   FixtureBuilder,
+  freePort,
   generateTestSigningKey,
   signOperatorToken,
   TestSigningKey,
@@ -13,7 +14,6 @@ import {
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { AppName, AppReplica } from './app-replica';
-import { freePort } from './free-port';
 import { HarnessRedis } from './harness-redis';
 import { RoundRobin } from './round-robin';
 

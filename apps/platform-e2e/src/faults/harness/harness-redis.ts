@@ -1,7 +1,7 @@
 import { ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import { captureOutput, spawnTracked, stopChild } from './child-processes';
-import { freePort } from './free-port';
+import { freePort } from '@platform/testing';
 
 /**
  * A redis-server of the harness's own, on a port chosen at run time, with

@@ -1,0 +1,95 @@
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisCompatibleServer } from './redis-compatible-server';
+
+/** What the platform's code asks of Redis, through the same ioredis client the apps use. */
+describe('RedisCompatibleServer', () => {
+  let server: RedisCompatibleServer;
+  let redis: Redis;
+  const clients: Redis[] = [];
+  const connect = (db = 15) => {
+    const client = new Redis(server.url(db), { connectionName: 'spec', maxRetriesPerRequest: 1 });
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    server = await RedisCompatibleServer.start();
+    redis = connect();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server.close();
+  });
+
+  it('keeps keys per logical database, with SET NX and PX', async () => {
+    expect(await redis.set('claim', '1', 'PX', 60_000, 'NX')).toBe('OK');
+    expect(await redis.set('claim', '2', 'PX', 60_000, 'NX')).toBeNull();
+    expect(await redis.get('claim')).toBe('1');
+    expect(await redis.pttl('claim')).toBeGreaterThan(59_000);
+    expect(await connect(1).get('claim')).toBeNull();
+  });
+
+  it('runs Lua scripts with keys, arguments, nil and nested arrays', async () => {
+    const hit = `local count = redis.call('INCR', KEYS[1])
+      if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+      return {count, redis.call('TTL', KEYS[1])}`;
+    expect(await redis.eval(hit, 1, 'hits', 60)).toEqual([1, 60]);
+    expect(await redis.eval(hit, 1, 'hits', 60)).toEqual([2, 60]);
+    expect(await redis.eval(`if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 1000) then return 0 end return 1`, 1, 'once', 'x')).toBe(0);
+    expect(await redis.eval(`if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 1000) then return 0 end return 1`, 1, 'once', 'x')).toBe(1);
+    expect(await redis.eval(`return redis.call('GET', KEYS[1])`, 1, 'missing')).toBeNull();
+    await redis.hset('hash', 'a', '1', 'b', '2');
+    expect(await redis.eval(`return {1, redis.call('HGETALL', KEYS[1])}`, 1, 'hash')).toEqual([1, ['a', '1', 'b', '2']]);
+  });
+
+  it('gives scripts a missing value in an array reply as false, as Redis does', async () => {
+    const firstField = `local entry = redis.call('HMGET', KEYS[1], 'codeHash', 'attempts')
+      if not entry[1] then return 'none' end
+      return entry[1]`;
+    expect(await redis.eval(firstField, 1, 'no-such-hash')).toBe('none');
+    await redis.hset('some-hash', 'attempts', '1');
+    expect(await redis.eval(firstField, 1, 'some-hash')).toBe('none');
+    await redis.hset('some-hash', 'codeHash', 'abc');
+    expect(await redis.eval(firstField, 1, 'some-hash')).toBe('abc');
+    expect(await redis.eval(`return redis.call('HMGET', KEYS[1], 'codeHash', 'nothing')`, 1, 'some-hash')).toEqual(['abc', null]);
+  });
+
+  it('answers hashes as Redis does', async () => {
+    await redis.hset('fields', 'f', 'v');
+    expect(await redis.hgetall('fields')).toEqual({ f: 'v' });
+    expect(await redis.hmget('fields', 'f', 'none')).toEqual(['v', null]);
+  });
+
+  it('runs MULTI blocks and answers each command', async () => {
+    await redis.set('gone', 'x');
+    expect(await redis.multi().set('tomb', '1', 'EX', 10).del('gone').exec()).toEqual([
+      [null, 'OK'],
+      [null, 1],
+    ]);
+    expect(await redis.mget('tomb', 'gone')).toEqual(['1', null]);
+  });
+
+  it('delivers a publication to every subscriber of the channel, on any logical database', async () => {
+    const subscriber = connect(3);
+    const received: string[] = [];
+    subscriber.on('message', (channel: string, message: string) => received.push(`${channel} ${message}`));
+    await subscriber.subscribe('ns:request');
+    expect(await redis.publish('ns:request', 'hello')).toBe(1);
+    expect(await redis.publish('other:request', 'nobody')).toBe(0);
+    await redis.ping();
+    expect(received).toEqual(['ns:request hello']);
+  });
+
+  it('refuses a command it does not know, as an error reply', async () => {
+    await expect(redis.call('NOSUCHCOMMAND')).rejects.toThrow(/unknown command/);
+  });
+
+  it('empties one logical database with FLUSHDB', async () => {
+    await redis.set('kept', '1');
+    await connect(4).set('elsewhere', '1');
+    await redis.flushdb();
+    expect(await redis.get('kept')).toBeNull();
+    expect(await connect(4).get('elsewhere')).toBe('1');
+  });
+});
