@@ -20,7 +20,12 @@ describe('production start with a placeholder secret', () => {
   ] as const)('%s exits non-zero before serving, naming each refused variable', async (app, placeholders) => {
     const result = await boot(app, { ...productionEnvironment(app), ...placeholders });
     expect(result.code, result.output).toBe(1);
-    for (const name of Object.keys(placeholders)) expect(result.output).toMatch(new RegExp(`^\\s+- ${name} is refused in production: `, 'm'));
-    expect(result.output).toMatch(/^Startup failed\. Invalid configuration:/m);
+    // One JSON log line (fatal) saying why, like every other line the app writes.
+    const lines = result.output.trim().split('\n');
+    expect(lines, result.output).toHaveLength(1);
+    const failure = JSON.parse(lines[0]) as { level: number; app: string; msg: string };
+    expect(failure).toMatchObject({ level: 60, app });
+    expect(failure.msg).toMatch(/^Startup failed\. Invalid configuration:/);
+    for (const name of Object.keys(placeholders)) expect(failure.msg).toMatch(new RegExp(`^\\s+- ${name} is refused in production: `, 'm'));
   });
 });
