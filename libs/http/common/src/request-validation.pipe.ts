@@ -54,6 +54,18 @@ function hasValidationRules(metatype: unknown): metatype is new () => object {
 }
 
 /**
+ * Per DTO class: whether an empty object passes its rules. Every rule is a
+ * pure function of the values, so the verdict is fixed per class; most reads
+ * send no query at all, and this spares them class-validator's walk.
+ */
+const classesAcceptingEmpty = new WeakMap<object, boolean>();
+
+function isEmptyObject(value: Record<string, unknown>): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+/**
  * The one validation pipe: params, query and body are checked against their
  * DTO classes; unknown body fields, bodies that are not JSON objects and every
  * failing rule become 400 1002 with `fields` (DESIGN.md section 5). Values
@@ -71,12 +83,15 @@ export class RequestValidationPipe implements PipeTransform {
       throw AppException.validation([{ field: 'body', received: renderReceived(source), allowed: 'a JSON object' }]);
     }
     const instance = plainToInstance(metadata.metatype, source, { enableImplicitConversion: false });
+    const empty = isEmptyObject(source);
+    if (empty && classesAcceptingEmpty.get(metadata.metatype) === true) return instance;
     const errors = await validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
     });
+    if (empty) classesAcceptingEmpty.set(metadata.metatype, errors.length === 0);
     if (errors.length > 0) throw AppException.validation(flatten(errors, '', []));
     return instance;
   }
