@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { IssueOperatorToken } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
@@ -225,7 +226,10 @@ describe('POST /v1/operators (sign-up completion)', () => {
 
   it('answers 503 5016 while the verification store is down', async () => {
     const redis = env.platform.apps['services-api']!.get<symbol, Redis>(REDIS);
+    // Closed for sure before asking, or connect() below may find it still closing.
+    const closed = once(redis, 'end');
     redis.disconnect();
+    await closed;
     try {
       const response = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' });
       expect(response.status).toBe(503);
