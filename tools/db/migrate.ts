@@ -4,11 +4,16 @@ import { runMigrations } from '@platform/database';
 import { ensureDatabaseExists } from '../support/ensure-database';
 import { loadLocalEnvironment } from '../support/env-file';
 
-/** `npm run db:migrate`: applies pending migrations to DATABASE_URL, once, before the apps take traffic. */
+/**
+ * `npm run db:migrate`: applies pending migrations, once, before the apps take
+ * traffic. It connects to DATABASE_MIGRATION_URL when set: behind a transaction
+ * pooler DATABASE_URL reaches PostgreSQL through it, and the migration lock is
+ * a session advisory lock that needs a connection of its own (docs/deployment.md).
+ */
 async function main(): Promise<void> {
   loadLocalEnvironment();
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is missing');
+  const url = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_MIGRATION_URL and DATABASE_URL are missing');
   // Production databases are provisioned, not created here (the role may not reach `postgres`).
   if (process.env.NODE_ENV !== 'production') await ensureDatabaseExists(url);
   const applied = await runMigrations(url);

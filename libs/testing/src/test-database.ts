@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@platform/database';
+import { POOLER_URL_VARIABLE } from './test-pooler';
 
 /** Server to run tests on; TEST_DATABASE_ADMIN_URL overrides it. */
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** One template per checkout, so two working copies on one machine never drop each other's. */
 const TEMPLATE_DATABASE = `platform_test_template_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
+function databaseUrl(name: string, server = ADMIN_DATABASE_URL): string {
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -35,12 +36,22 @@ export async function prepareTemplateDatabase(): Promise<void> {
   await runMigrations(databaseUrl(TEMPLATE_DATABASE));
 }
 
+export interface TestDatabase {
+  /** What the apps use: through PgBouncer when the test run started one (TEST_DATABASE_POOLER), else direct. */
+  url: string;
+  /** Straight to the server, for what needs a session of its own (migrations). */
+  directUrl: string;
+  drop: () => Promise<void>;
+}
+
 /** A fresh database for one test file, cloned from the template; dropped by the returned function. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `platform_test_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  const pooler = process.env[POOLER_URL_VARIABLE];
   return {
-    url: databaseUrl(name),
+    url: pooler ? databaseUrl(name, pooler) : databaseUrl(name),
+    directUrl: databaseUrl(name),
     drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }
