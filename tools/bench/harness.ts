@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
+import { cpuMicrosecondsOf, rssMebibytesOf } from './process-usage';
 
 export interface LoadResult {
   name: string;
@@ -8,6 +9,10 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** Requests sent. */
+  requests: number;
+  /** CPU time (user + system) of the serving processes per request, in microseconds, when measured (measureCpu). */
+  cpuMicrosecondsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -55,21 +60,66 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
-/** Starts a compiled script as its own process (apps run apart from the load generator, as in production). */
+export interface CpuResult extends LoadResult {
+  cpuMicrosecondsPerRequest: number;
+}
+
+/**
+ * Warms the serving processes up, then runs the load and divides the CPU
+ * time the serving processes used meanwhile (summed over them, read from
+ * /proc) by the requests sent. The load generator runs in this process, apart
+ * from them.
+ */
+export async function measureCpu(options: LoadOptions & { servers: ChildProcess[]; warmUp?: number }): Promise<CpuResult> {
+  const pids = options.servers.map((server) => server.pid as number);
+  await measure({ ...options, amount: options.warmUp ?? 500 });
+  const before = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
+  const load = await measure(options);
+  const after = pids.reduce((sum, pid) => sum + cpuMicrosecondsOf(pid), 0);
+  return { ...load, cpuMicrosecondsPerRequest: Math.round((after - before) / load.requests) };
+}
+
+export interface StartedApp {
+  name: string;
+  process: ChildProcess;
+  /** From spawning the process to its first 2xx answer at the ready URL. */
+  startToReadyMs: number;
+  rssIdleMiB: number;
+}
+
+/** Starts an app and waits until `readyUrl` answers 2xx; records how long that took and its idle RSS. */
+export async function startApp(name: string, script: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<StartedApp> {
+  const started = performance.now();
+  const child = await startProcess(script, env);
+  await waitForHttp(readyUrl, 30_000, 10);
+  const startToReadyMs = Math.round(performance.now() - started);
+  // Let start-up work (pool fills, timers, JIT of boot code) settle before reading the idle footprint.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return { name, process: child, startToReadyMs, rssIdleMiB: rssMebibytesOf(child.pid as number) };
+}
+
+/**
+ * Starts a compiled script as its own process (apps run apart from the load
+ * generator, as in production). With BENCH_CPU_PROFILE_DIR set, each process
+ * writes a V8 CPU profile there when it exits (see profile-summary.ts).
+ */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
+  const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--require', `${__dirname}/exit-normally-on-signal.js`] : [];
+  const child = spawn(process.execPath, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.resume();
   return child;
 }
 
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs = 30_000, pollMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
@@ -81,13 +131,24 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export function printTable(title: string, results: LoadResult[]): void {
+  const withCpu = results.some((r) => r.cpuMicrosecondsPerRequest !== undefined);
+  const cpu = (r: LoadResult) => (withCpu ? ` ${r.cpuMicrosecondsPerRequest ?? ''} |` : '');
   const lines = [
     `\n${title}`,
-    '| scenario | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |`),
+    `| scenario | req/s | p50 ms | p99 ms | non-2xx |${withCpu ? ' CPU µs/request |' : ''}`,
+    `|---|---:|---:|---:|---:|${withCpu ? '---:|' : ''}`,
+    ...results.map((r) => `| ${r.name} | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} |${cpu(r)}`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Page 1 of a large tenant must cost (in CPU per request) within 1.5x of page 1 of a small one. */
+export function printScaleCheck(operation: string, small: CpuResult, large: CpuResult): void {
+  const ratio = large.cpuMicrosecondsPerRequest / small.cpuMicrosecondsPerRequest;
+  process.stdout.write(
+    `\n${operation}: page 1 costs ${large.cpuMicrosecondsPerRequest} µs of CPU at the large size, ${small.cpuMicrosecondsPerRequest} µs at the small one: ` +
+      `${ratio.toFixed(2)}x (target ≤ 1.5x: ${ratio <= 1.5 ? 'met' : 'NOT MET'})\n`,
+  );
 }
 
 /** p50 and p99 of a list of durations in milliseconds. */

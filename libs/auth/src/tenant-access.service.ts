@@ -3,6 +3,7 @@ import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
+import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 
 /** What a principal may do on a tenant, as looked up (and cached briefly). */
@@ -23,6 +24,9 @@ const STANDING_TTL_SECONDS = 5;
 
 const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${tenantID}:${subject}`;
 
+/** Operator standings kept in-process at once, per replica. */
+const LOCAL_OPERATOR_STANDINGS = 10_000;
+
 /**
  * Tenant access checks: operator member or owner, plugin installed on the
  * tenant (it has a live connection there), connection of the tenant. Steps 4
@@ -31,6 +35,14 @@ const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${t
 @Injectable()
 export class TenantAccessService {
   private readonly logger = new Logger(TenantAccessService.name);
+  /**
+   * Operator standings, also kept in this process until their Redis copy
+   * expires, which spares a Redis round trip on most requests and changes
+   * nothing of when a membership change is seen (at most STANDING_TTL_SECONDS
+   * after the read). Plugin standings are not kept here: core-tenants forgets
+   * them in Redis the moment a connection is removed, and that must hold at once.
+   */
+  private readonly operatorStandings = new ExpiringCache<Standing>(LOCAL_OPERATOR_STANDINGS);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,6 +58,7 @@ export class TenantAccessService {
 
   /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
   async forget(tenantID: string, subjectID: string): Promise<void> {
+    this.operatorStandings.delete(standingKey(tenantID, subjectID));
     await this.redis.del(standingKey(tenantID, subjectID));
   }
 
@@ -54,14 +67,40 @@ export class TenantAccessService {
     if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
     const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
     const key = standingKey(normalizedTenantID, subject);
-    const cached = await this.redis.get(key).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
-      return null;
-    });
-    if (cached) return cached as Standing;
+    const keptHere = principal.kind === 'operator';
+    if (keptHere) {
+      const local = this.operatorStandings.get(key, Date.now());
+      if (local) return local;
+    }
+    const shared = await this.readShared(key);
+    if (shared) {
+      if (keptHere && shared.expiresAtMs !== undefined) this.operatorStandings.set(key, shared.standing, shared.expiresAtMs);
+      return shared.standing;
+    }
+    const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
     await this.redis.set(key, standing, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;
+  }
+
+  /** The Redis copy of a standing and when it expires (one round trip), or undefined when there is none or Redis fails. */
+  private async readShared(key: string): Promise<{ standing: Standing; expiresAtMs?: number } | undefined> {
+    const readAt = Date.now();
+    const replies = await this.redis
+      .pipeline()
+      .get(key)
+      .pttl(key)
+      .exec()
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
+        return null;
+      });
+    const [[getError, standing], [ttlError, ttlMs]] = replies ?? [[null, null], [null, null]];
+    if (getError || !standing) return undefined;
+    // A copy that expired between the two commands (or has no expiry) is used once, not kept.
+    const expiresAtMs = !ttlError && typeof ttlMs === 'number' && ttlMs > 0 ? readAt + ttlMs : undefined;
+    return { standing: standing as Standing, expiresAtMs };
   }
 
   /** One query: tenant existence and the principal's standing in it. */

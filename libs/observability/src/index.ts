@@ -1,2 +1,3 @@
-export { ObservabilityModule, REQUEST_ID_HEADER, requestIdOf } from './logger.module';
-export type { LoggingSettings } from './logger.module';
+export { ObservabilityModule } from './logger.module';
+export { REQUEST_ID_HEADER, requestIdOf, requestLoggingOptions } from './request-logging';
+export type { LoggingSettings } from './request-logging';

@@ -17,5 +17,5 @@ export async function measureBare(name: string, work: () => Promise<unknown>, op
   await Promise.all(Array.from({ length: options.concurrency }, loop));
   latencies.sort((a, b) => a - b);
   const at = (quantile: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] * 100) / 100;
-  return { name, requestsPerSecond: Math.round(latencies.length / options.durationSeconds), p50Ms: at(0.5), p99Ms: at(0.99), non2xx: 0 };
+  return { name, requestsPerSecond: Math.round(latencies.length / options.durationSeconds), p50Ms: at(0.5), p99Ms: at(0.99), non2xx: 0, requests: latencies.length };
 }

@@ -2,7 +2,7 @@ import { CampaignModelsListRepository } from '@apps/services-api';
 import { createDataSource } from '@platform/database';
 import { CampaignFixtures, FixtureBuilder, generateTestSigningKey, signOperatorToken } from '@platform/testing';
 import { BenchContext } from '../context';
-import { LoadResult, measure, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
+import { CpuResult, measureCpu, printTable, printScaleCheck, startProcess, stopProcess, waitForHttp } from '../harness';
 
 const LARGE = 100_000;
 const SMALL = 1_000;
@@ -59,21 +59,23 @@ export async function campaignModelsList(context: BenchContext): Promise<void> {
   ];
 
   const api = await startProcess('dist/apps/services-api/src/main.js', env);
-  const results: LoadResult[] = [];
+  const results: CpuResult[] = [];
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health/ready`);
     for (const benchCase of cases) {
       const url = `http://127.0.0.1:${port}/v1/tenants/${benchCase.tenant}/campaigns-models?${new URLSearchParams(benchCase.query)}`;
       const check = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
       if (check.status !== 200 && check.status !== 206) throw new Error(`${benchCase.name}: HTTP ${check.status} ${await check.text()}`);
-      results.push(await measure({ name: `GET campaigns-models ${benchCase.name}`, url, headers: { authorization: `Bearer ${token}` }, durationSeconds: 5 }));
+      results.push(await measureCpu({ name: `GET campaigns-models ${benchCase.name}`, url, headers: { authorization: `Bearer ${token}` }, durationSeconds: 5, servers: [api], warmUp: 2_000 }));
     }
   } finally {
     await stopProcess(api);
   }
-  printTable('Operation 4 by tenant size (16 connections, 5 s each)', results);
+  printTable('Operation 4 by tenant size (16 connections, 5 s each; CPU of services-api per request)', results);
+  printScaleCheck('Operation 4', results[0], results[1]);
 
   const lists = new CampaignModelsListRepository(dataSource);
+  const sqlTimes: string[] = [];
   for (const benchCase of cases) {
     const page = Number(benchCase.query.page ?? 1);
     const { sql, parameters } = lists.statementOf({
@@ -87,6 +89,8 @@ export async function campaignModelsList(context: BenchContext): Promise<void> {
     });
     const plan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, parameters);
     process.stdout.write(`\nEXPLAIN ${benchCase.name}\n${plan.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
+    sqlTimes.push(`${benchCase.name}: ${plan.find((row) => row['QUERY PLAN'].startsWith('Execution Time'))?.['QUERY PLAN'] ?? '?'}`);
   }
+  process.stdout.write(`\nSQL time of each case (EXPLAIN ANALYZE):\n${sqlTimes.map((line) => `- ${line}`).join('\n')}\n`);
   await dataSource.destroy();
 }

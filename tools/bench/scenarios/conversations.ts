@@ -9,7 +9,7 @@ import { generateTestSigningKey, signOperatorToken } from '@platform/testing';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
-import { LoadResult, measure, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
+import { CpuResult, LoadResult, measureCpu, printScaleCheck, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
 import { measureBare } from './bare-load';
 import { FULL_SCALE, loadConversationTenant, LoadedTenant, SMALL_SCALE } from './conversations-data';
 
@@ -75,6 +75,7 @@ export async function conversations(context: BenchContext): Promise<void> {
   const smallViewer = { tenantID: small.tenantID, operatorID: small.operatorIDs[0] };
   const bigVisible = (await shortcuts.list(bigViewer, {}, { page: 1, perPage: 20 })).meta.totalCount;
   const deepShortcutPage = Math.ceil(bigVisible / 20) - 1;
+  const middleShortcutPage = Math.ceil(bigVisible / 40);
   const visibleSessions = (await sessions.list(big.tenantID, big.targetContactID, { kind: 'operator', operatorID: bigViewer.operatorID }, { page: 1, perPage: 50 })).meta
     .totalCount;
   const deepSessionPage = Math.ceil(visibleSessions / 50) - 1;
@@ -96,6 +97,12 @@ export async function conversations(context: BenchContext): Promise<void> {
       bare: () => shortcuts.list(bigViewer, {}, { page: 1, perPage: 20 }),
     },
     {
+      name: `op 7 middle page ${middleShortcutPage} of ${Math.ceil(bigVisible / 20)}`,
+      path: `/v1/tenants/${big.tenantID}/operators/shortcuts?page=${middleShortcutPage}`,
+      authorization: bigToken,
+      bare: () => shortcuts.list(bigViewer, {}, { page: middleShortcutPage, perPage: 20 }),
+    },
+    {
       name: `op 7 deep page ${deepShortcutPage} of ${Math.ceil(bigVisible / 20)}`,
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts?page=${deepShortcutPage}`,
       authorization: bigToken,
@@ -114,6 +121,12 @@ export async function conversations(context: BenchContext): Promise<void> {
       bare: () => shortcuts.list(bigViewer, { search: 'entrega' }, { page: 1, perPage: 20 }),
     },
     {
+      name: 'op 11 page 1, contact with 50 of 1,000 sessions',
+      path: `/v1/tenants/${small.tenantID}/contacts/${small.targetContactID}/sessions?perPage=50`,
+      authorization: smallToken,
+      bare: () => sessions.list(small.tenantID, small.targetContactID, operatorOf(smallViewer.operatorID), { page: 1, perPage: 50 }),
+    },
+    {
       name: 'op 11 page 1, contact with 5,000 of 1,000,000 sessions',
       path: `/v1/tenants/${big.tenantID}/contacts/${big.targetContactID}/sessions?perPage=50`,
       authorization: bigToken,
@@ -126,6 +139,12 @@ export async function conversations(context: BenchContext): Promise<void> {
       bare: () => sessions.list(big.tenantID, big.targetContactID, operatorOf(bigViewer.operatorID), { page: deepSessionPage, perPage: 50 }),
     },
     {
+      name: 'op 14, 1,000 notifications in the tenant',
+      path: `/v1/tenants/${small.tenantID}/notifications`,
+      authorization: smallToken,
+      bare: () => notifications.unreadCounts(small.tenantID, smallViewer.operatorID),
+    },
+    {
       name: 'op 14, 1,000,000 notifications in the tenant',
       path: `/v1/tenants/${big.tenantID}/notifications`,
       authorization: bigToken,
@@ -135,6 +154,7 @@ export async function conversations(context: BenchContext): Promise<void> {
 
   await explainAll(pool, {
     'op 7 page 1 (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: 1, perPage: 20 }),
+    'op 7 middle page (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: middleShortcutPage, perPage: 20 }),
     'op 7 deep page (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: deepShortcutPage, perPage: 20 }),
     'op 7 search "a1b2"': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, { search: 'a1b2' }, { page: 1, perPage: 20 }),
     'op 11 page 1 (operator)': (ds) =>
@@ -158,15 +178,30 @@ export async function conversations(context: BenchContext): Promise<void> {
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health/ready`);
     const rows: LoadResult[] = [];
+    const cpu = new Map<string, CpuResult>();
     for (const benchCase of cases) {
       const url = `http://127.0.0.1:${port}${benchCase.path}`;
       const check = await fetch(url, { headers: { authorization: benchCase.authorization } });
       if (check.status !== 200 && check.status !== 206) throw new Error(`${benchCase.name}: ${check.status} ${await check.text()}`);
-      rows.push(await measure({ name: `HTTP ${benchCase.name}`, url, headers: { authorization: benchCase.authorization }, durationSeconds: DURATION_SECONDS, connections: CONNECTIONS }));
+      const http = await measureCpu({
+        name: `HTTP ${benchCase.name}`,
+        url,
+        headers: { authorization: benchCase.authorization },
+        durationSeconds: DURATION_SECONDS,
+        connections: CONNECTIONS,
+        servers: [api],
+        warmUp: 2_000,
+      });
+      cpu.set(benchCase.name, http);
+      rows.push(http);
       rows.push(await measureBare(`bare SQL ${benchCase.name}`, benchCase.bare, { durationSeconds: DURATION_SECONDS, concurrency: CONNECTIONS }));
     }
     rows.push(naive);
-    printTable(`Operations 7, 11, 14 through HTTP and as bare SQL (pool of ${POOL_SIZE}; ${CONNECTIONS} connections, ${DURATION_SECONDS} s each)`, rows);
+    printTable(`Operations 7, 11, 14 through HTTP (CPU of services-api per request) and as bare SQL (pool of ${POOL_SIZE}; ${CONNECTIONS} connections, ${DURATION_SECONDS} s each)`, rows);
+    const check = (operation: string, smallCase: string, bigCase: string) => printScaleCheck(operation, cpu.get(smallCase)!, cpu.get(bigCase)!);
+    check('Operation 7', 'op 7 page 1, 1,000-shortcut tenant', 'op 7 page 1, 100,000-shortcut tenant');
+    check('Operation 11', 'op 11 page 1, contact with 50 of 1,000 sessions', 'op 11 page 1, contact with 5,000 of 1,000,000 sessions');
+    check('Operation 14', 'op 14, 1,000 notifications in the tenant', 'op 14, 1,000,000 notifications in the tenant');
   } finally {
     await stopProcess(api);
     await pool.end();
@@ -175,12 +210,15 @@ export async function conversations(context: BenchContext): Promise<void> {
 
 /** EXPLAIN (ANALYZE, BUFFERS) of every statement a use case runs, with its real parameters. */
 async function explainAll(pool: Pool, useCases: Record<string, (dataSource: DataSource) => Promise<unknown>>): Promise<void> {
+  const sqlTimes: string[] = [];
   for (const [name, run] of Object.entries(useCases)) {
     const recorded: { sql: string; parameters: unknown[] }[] = [];
     await run(bareDataSource(pool, recorded));
     for (const [index, statement] of recorded.entries()) {
       const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.sql}`, statement.parameters);
       process.stdout.write(`\n### plan: ${name}, statement ${index + 1}\n\`\`\`\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+      sqlTimes.push(`${name}, statement ${index + 1}: ${plan.rows.find((row: Record<string, string>) => row['QUERY PLAN'].startsWith('Execution Time'))?.['QUERY PLAN'] ?? '?'}`);
     }
   }
+  process.stdout.write(`\nSQL time of each statement (EXPLAIN ANALYZE):\n${sqlTimes.map((line) => `- ${line}`).join('\n')}\n`);
 }

@@ -103,5 +103,5 @@ async function refreshEachOnce(name: string, base: string, hostnames: string[], 
       },
     ],
   });
-  return { name, requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx };
+  return { name, requestsPerSecond: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, requests: result.requests.total };
 }

@@ -1,6 +1,7 @@
 import { BenchContext } from '../context';
 import { campaignModelsList } from './campaign-models-list';
 import { conversations } from './conversations';
+import { cpuPerRequest } from './cpu-per-request';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { pluginConnections } from './plugin-connections';
@@ -9,6 +10,7 @@ import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
 export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>> = {
+  'cpu-per-request': cpuPerRequest,
   'tenants-list': tenantsList,
   'plugin-connections': pluginConnections,
   'campaign-models-list': campaignModelsList,

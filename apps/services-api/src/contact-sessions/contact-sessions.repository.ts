@@ -70,60 +70,76 @@ export class ContactSessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * How many of the contact's sessions the viewer may list. The contact's
-   * total and listed counts are trigger-kept counters; an operator adds the
-   * unlisted sessions they are on, read from a partial index of unlisted
-   * sessions (so the cost follows the contact's unlisted sessions only).
+   * How many of the contact's sessions the viewer may list, with no page
+   * (for a page number past any real offset).
    */
   async countVisible(tenantID: string, contactID: string, visibility: SessionVisibility): Promise<number> {
-    if (visibility.kind === 'all') {
-      const rows: { total: string }[] = await this.dataSource.query(
-        'SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2',
-        [tenantID, contactID],
-      );
-      return rows.length ? Number(rows[0].total) : 0;
-    }
-    const rows: { total: string }[] = await this.dataSource.query(
-      `SELECT coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)
-            + (SELECT count(*) FROM sessions s
-                WHERE s.tenant_id = $1 AND s.contact_id = $2 AND NOT s.listed
-                  AND (s.operator_id = $3 OR $3 = ANY (s.operator_participants_ids))) AS total`,
-      [tenantID, contactID, visibility.operatorID],
-    );
+    const rows: { total: string }[] = await this.dataSource.query(`SELECT ${visibleCount(visibility)} AS total`, parametersOf(tenantID, contactID, visibility));
     return Number(rows[0].total);
   }
 
   /**
    * One page, most recently active first (last activity, then id, both
-   * descending). The page's ids come from an index-only walk of
+   * descending), and the viewer's visible count, in one statement (one round
+   * trip). The page's ids come from an index-only walk of
    * sessions_contact_activity_idx (visibility is checked on its INCLUDE
-   * columns), then only those sessions, their last messages and summaries are read.
+   * columns), then only those sessions, their last messages and summaries
+   * are read. An offset past the last session gives an empty page.
    */
-  async page(tenantID: string, contactID: string, visibility: SessionVisibility, page: { offset: number; limit: number }): Promise<SessionDto[]> {
+  async pageWithCount(
+    tenantID: string,
+    contactID: string,
+    visibility: SessionVisibility,
+    page: { offset: number; limit: number },
+  ): Promise<{ totalCount: number; data: SessionDto[] }> {
     const operatorFilter = visibility.kind === 'operator' ? `AND ${VISIBLE_TO_OPERATOR('v')}` : '';
-    const parameters: unknown[] = [tenantID, contactID];
-    if (visibility.kind === 'operator') parameters.push(visibility.operatorID);
+    const parameters = parametersOf(tenantID, contactID, visibility);
     const offsetParameter = `$${parameters.length + 1}`;
     const limitParameter = `$${parameters.length + 2}`;
     parameters.push(page.offset, page.limit);
-    const rows: SessionRow[] = await this.dataSource.query(
+    // The count is an uncorrelated subquery (computed once); the outer join keeps one row when the page is empty.
+    const rows: (SessionRow & { total_count: string })[] = await this.dataSource.query(
       `WITH page AS (
          SELECT v.id, v.last_activity_at FROM sessions v
           WHERE v.tenant_id = $1 AND v.contact_id = $2 ${operatorFilter}
           ORDER BY v.last_activity_at DESC, v.id DESC
          OFFSET ${offsetParameter} LIMIT ${limitParameter}
+       ), page_rows AS (
+         SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
+                s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
+                m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
+                ss.summary, page.last_activity_at AS page_activity
+           FROM page
+           JOIN sessions s ON s.id = page.id
+           LEFT JOIN messages m ON m.id = s.last_message_id
+           LEFT JOIN session_summaries ss ON ss.session_id = s.id
        )
-       SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
-              s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
-              m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
-              ss.summary
-         FROM page
-         JOIN sessions s ON s.id = page.id
-         LEFT JOIN messages m ON m.id = s.last_message_id
-         LEFT JOIN session_summaries ss ON ss.session_id = s.id
-        ORDER BY page.last_activity_at DESC, page.id DESC`,
+       SELECT ${visibleCount(visibility)} AS total_count, page_rows.*
+         FROM (SELECT 1) AS one
+         LEFT JOIN page_rows ON true
+        ORDER BY page_rows.page_activity DESC, page_rows.id DESC`,
       parameters,
     );
-    return rows.map(toDto);
+    return { totalCount: Number(rows[0].total_count), data: rows.filter((row) => row.id !== null).map(toDto) };
   }
+}
+
+function parametersOf(tenantID: string, contactID: string, visibility: SessionVisibility): unknown[] {
+  return visibility.kind === 'operator' ? [tenantID, contactID, visibility.operatorID] : [tenantID, contactID];
+}
+
+/**
+ * SQL of the number of the contact's sessions the viewer may list. The
+ * contact's total and listed counts are trigger-kept counters; an operator
+ * adds the unlisted sessions they are on, read from a partial index of
+ * unlisted sessions (so the cost follows the contact's unlisted sessions only).
+ */
+function visibleCount(visibility: SessionVisibility): string {
+  if (visibility.kind === 'all') {
+    return 'coalesce((SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)';
+  }
+  return `(coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)
+            + (SELECT count(*) FROM sessions s
+                WHERE s.tenant_id = $1 AND s.contact_id = $2 AND NOT s.listed
+                  AND (s.operator_id = $3 OR $3 = ANY (s.operator_participants_ids))))`;
 }

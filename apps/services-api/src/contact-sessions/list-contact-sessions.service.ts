@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { offsetOf, PageRequest, sessionListMeta } from '@platform/http-common';
+import { PageRequest, pageOffsetOf, sessionListMeta } from '@platform/http-common';
 import { ContactSessionsResponse } from './contact-session.dto';
 import { ContactSessionsRepository } from './contact-sessions.repository';
 import { SessionVisibility } from './session-visibility';
@@ -13,9 +13,12 @@ export class ListContactSessionsService {
   constructor(private readonly sessions: ContactSessionsRepository) {}
 
   async list(tenantID: string, contactID: string, visibility: SessionVisibility, request: PageRequest): Promise<ContactSessionsResponse> {
-    const totalCount = await this.sessions.countVisible(tenantID, contactID, visibility);
-    const offset = offsetOf(request, totalCount);
-    const data = offset === undefined ? [] : await this.sessions.page(tenantID, contactID, visibility, { offset, limit: request.perPage });
+    const offset = pageOffsetOf(request);
+    // A page number too large for an offset has no rows, only the count.
+    if (offset === undefined) {
+      return { data: [], meta: sessionListMeta(request, await this.sessions.countVisible(tenantID, contactID, visibility)) };
+    }
+    const { totalCount, data } = await this.sessions.pageWithCount(tenantID, contactID, visibility, { offset, limit: request.perPage });
     return { data, meta: sessionListMeta(request, totalCount) };
   }
 }

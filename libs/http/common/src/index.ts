@@ -5,6 +5,7 @@ export {
   listMeta,
   MAX_PAGE,
   offsetOf,
+  pageOffsetOf,
   pageRequestOf,
   pageStatus,
   PaginationQuery,

@@ -49,8 +49,14 @@ export function pageRequestOf(query: PageQueryFields): PageRequest {
  * we could hold (the caller answers an empty page without querying rows).
  */
 export function offsetOf(request: PageRequest, totalCount: number): number | undefined {
+  const offset = pageOffsetOf(request);
+  return offset !== undefined && offset < totalCount ? offset : undefined;
+}
+
+/** Rows to skip for a page whatever the count, or undefined when that is not a safe integer. */
+export function pageOffsetOf(request: PageRequest): number | undefined {
   const offset = (request.page - 1) * request.perPage;
-  return Number.isSafeInteger(offset) && offset < totalCount ? offset : undefined;
+  return Number.isSafeInteger(offset) ? offset : undefined;
 }
 
 /** `meta` of campaign-model and shortcut lists (SPEC.md, List metadata). */

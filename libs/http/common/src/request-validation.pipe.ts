@@ -40,9 +40,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Per DTO class: whether it declares any rule. Classes and their decorators are fixed once loaded. */
+const classesWithRules = new WeakMap<object, boolean>();
+
 function hasValidationRules(metatype: unknown): metatype is new () => object {
   if (typeof metatype !== 'function') return false;
-  return getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+  let known = classesWithRules.get(metatype);
+  if (known === undefined) {
+    known = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false).length > 0;
+    classesWithRules.set(metatype, known);
+  }
+  return known;
 }
 
 /**

@@ -1,0 +1,82 @@
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TenantAccessService } from './tenant-access.service';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
+const operator = { kind: 'operator' as const, operatorID: '3b241101-e2bb-4255-8caf-4136c566a962' };
+const plugin = { kind: 'plugin' as const, pluginID: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
+
+/** PostgreSQL as the access checks see it: the operator's role and the plugin's installation, changed by the tests. */
+function database(): DataSource & { role: 'owner' | 'member' | null; installed: boolean; reads: number } {
+  const fake = {
+    role: 'member' as 'owner' | 'member' | null,
+    installed: true,
+    reads: 0,
+    query: async (sql: string) => {
+      fake.reads += 1;
+      return sql.includes('memberships') ? [{ tenant: tenantID, role: fake.role }] : [{ tenant: tenantID, installed: fake.installed }];
+    },
+  };
+  return fake as unknown as DataSource & typeof fake;
+}
+
+async function refusalOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { key: string }).key;
+  }
+}
+
+describe('TenantAccessService standings', () => {
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`, `auth:v1:standing:${tenantID}:plugin:${plugin.pluginID}`);
+  });
+  afterAll(() => redis.quit());
+
+  it('sees an operator leaving a tenant once the 5 s standing read before has expired, not later', async () => {
+    const db = database();
+    const access = new TenantAccessService(db, redis);
+    await access.require(operator, tenantID);
+    db.role = null;
+    await access.require(operator, tenantID);
+    expect(db.reads).toBe(1);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5_001 });
+    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`);
+    expect(await refusalOf(access.require(operator, tenantID))).toBe('Forbidden');
+    expect(db.reads).toBe(2);
+  });
+
+  it('takes an operator standing another replica read from Redis, until that copy expires', async () => {
+    const first = database();
+    await new TenantAccessService(first, redis).require(operator, tenantID);
+    const second = database();
+    second.role = null;
+    const replica = new TenantAccessService(second, redis);
+    await replica.require(operator, tenantID);
+    expect(second.reads).toBe(0);
+
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5_001 });
+    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`);
+    expect(await refusalOf(replica.require(operator, tenantID))).toBe('Forbidden');
+  });
+
+  it('refuses a plugin at once when its standing is forgotten (its connection removed)', async () => {
+    const db = database();
+    const access = new TenantAccessService(db, redis);
+    await access.require(plugin, tenantID);
+    db.installed = false;
+    await new TenantAccessService(database(), redis).forget(tenantID, `plugin:${plugin.pluginID}`);
+    expect(await refusalOf(access.require(plugin, tenantID))).toBe('Forbidden');
+  });
+});

@@ -1,0 +1,273 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
+import { loadConfig } from '@platform/config';
+import { createDataSource } from '@platform/database';
+import { CampaignFixtures, ConversationFixtures, CustomHostnamesStub, FixtureBuilder } from '@platform/testing';
+import { DataSource } from 'typeorm';
+import { BenchContext } from '../context';
+import { CpuResult, LoadOptions, measureCpu, startApp, StartedApp, stopProcess } from '../harness';
+import { rssMebibytesOf } from '../process-usage';
+
+const CONNECTIONS = 10;
+const WARM_UP = 500;
+const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 15_000);
+/** Operation 1 consumes a connection per request: fewer of them, each a real delete. */
+const DELETES = Number(process.env.BENCH_CPU_DELETES ?? 3_000);
+const DELETE_WARM_UP = 300;
+const ROWS = 60;
+const PER_PAGE = 20;
+/** Throttled refreshes sent to one domain before moving to the next (its window is 10 s). */
+const THROTTLED_BATCH = 2_000;
+
+interface Case {
+  name: string;
+  /** The processes whose CPU time the requests cost. */
+  servers: ChildProcess[];
+  load: Omit<LoadOptions, 'name'> & { warmUp?: number };
+  /** Statuses a single request must answer before the load (none: it would use up a resource). */
+  statuses?: number[];
+  targetRatio?: number;
+  prepare?: () => Promise<void>;
+}
+
+interface Row {
+  name: string;
+  /** Ratio to the Nest hello this row must stay within, if it has a target. */
+  targetRatio?: number;
+  result: CpuResult;
+}
+
+/**
+ * CPU per request of every measured operation, as the apps run by default
+ * (LOG_LEVEL info, tokens checked against core-tenants' JWKS), beside a bare
+ * NestJS-on-Fastify "hello" started by this script, at the same connection
+ * count, as ratios to it. CPU time (user + system) of the serving processes is
+ * read from /proc before and after the requests, so other work on the machine
+ * does not change it. Also: each app's start-to-ready time and RSS idle and
+ * after the load.
+ */
+export async function cpuPerRequest(context: BenchContext): Promise<void> {
+  const [helloPort, fastifyPort, corePort, servicesPort, helpdeskPort, sandboxPort] = [0, 1, 2, 3, 4, 5].map((offset) => context.portBase + offset);
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}/client/v4`;
+  const sandbox = await CustomHostnamesStub.start({ apiToken: 'bench-api-token', zoneId: 'bench-zone', autoAdvance: false, port: sandboxPort });
+  const env = {
+    ...context.env,
+    LOG_LEVEL: 'info',
+    CORE_TENANTS_PORT: String(corePort),
+    SERVICES_API_PORT: String(servicesPort),
+    PLUGINS_HELPDESK_PORT: String(helpdeskPort),
+    OPERATOR_JWKS_URL: `http://127.0.0.1:${corePort}/.well-known/jwks.json`,
+    BILLING_API_URL: 'http://127.0.0.1:9',
+    BILLING_API_KEY: 'sk_test_bench',
+    VM_PROVIDER_URL: 'http://127.0.0.1:9',
+    VM_PROVIDER_TOKEN: 'bench',
+    WHATSAPP_API_BASE_URL: 'http://127.0.0.1:9',
+    HELPDESK_PLUGIN_URN: 'urn:plugin:helpdesk',
+    CLOUDFLARE_BASE_URL: sandboxUrl,
+    CLOUDFLARE_API_TOKEN: 'bench-api-token',
+    CLOUDFLARE_ZONE_ID: 'bench-zone',
+  };
+  const dataSource = createDataSource({ url: context.databaseUrl, poolSize: 2, applicationName: 'bench' });
+  await dataSource.initialize();
+  const data = await seed(dataSource, loadConfig(CoreTenantsConfig, { ...process.env, ...env }));
+  await dataSource.destroy();
+
+  const apps: StartedApp[] = [];
+  try {
+    apps.push(await startApp('Nest on Fastify hello', 'dist/tools/bench/nest-hello-server.js', { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/hello`));
+    apps.push(await startApp('Fastify hello', 'dist/tools/bench/hello-server.js', { PORT: String(fastifyPort) }, `http://127.0.0.1:${fastifyPort}/hello`));
+    apps.push(await startApp('core-tenants', 'dist/apps/core-tenants/src/main.js', env, `http://127.0.0.1:${corePort}/health/ready`));
+    apps.push(await startApp('services-api', 'dist/apps/services-api/src/main.js', env, `http://127.0.0.1:${servicesPort}/health/ready`));
+    apps.push(await startApp('plugins-helpdesk', 'dist/apps/plugins-helpdesk/src/main.js', env, `http://127.0.0.1:${helpdeskPort}/health/ready`));
+    const [hello, fastify, core, services, helpdesk] = apps.map((app) => app.process);
+
+    const owner = { authorization: `Bearer ${data.ownerToken}` };
+    const api = `http://127.0.0.1:${servicesPort}/v1/tenants/${data.tenantID}`;
+    const domains = `/helpdesk/v1/tenants/${data.tenantID}/helpdesk/domains`;
+    const helpdeskInit = { method: 'POST', headers: { authorization: data.pluginAuthorization } };
+    // A domain's first refresh reaches the provider; every later one within its 10 s window is 429 1121.
+    const firstDomainUrl = `http://127.0.0.1:${helpdeskPort}${domains}/${data.hostnames[0]}/refresh`;
+    // The load moves to a fresh domain every THROTTLED_BATCH requests, well within a window.
+    let refreshes = 0;
+    const throttledPath = () => `${domains}/${data.hostnames[1 + Math.floor(refreshes++ / THROTTLED_BATCH)]}/refresh`;
+
+    let next = 0;
+    const cases: Case[] = [
+      { name: 'Nest on Fastify hello (the 1x)', servers: [hello], load: { url: `http://127.0.0.1:${helloPort}/hello` }, statuses: [200] },
+      { name: 'bare Fastify hello (reference)', servers: [fastify], load: { url: `http://127.0.0.1:${fastifyPort}/hello` }, statuses: [200] },
+      { name: 'services-api /health/live', servers: [services], load: { url: `http://127.0.0.1:${servicesPort}/health/live` }, statuses: [200] },
+      { name: 'op 15 GET /tenants (owner token)', servers: [core], load: { url: `http://127.0.0.1:${corePort}/tenants`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 14 notifications', servers: [services], load: { url: `${api}/notifications`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 6 campaign stats', servers: [services], load: { url: `${api}/campaigns/stats`, headers: owner }, statuses: [200], targetRatio: 3 },
+      { name: 'op 5 one campaign model', servers: [services], load: { url: `${api}/campaigns-models/${data.campaignModelID}`, headers: owner }, statuses: [200], targetRatio: 3 },
+      {
+        name: `op 4 campaign models, page 1 of ${PER_PAGE}`,
+        servers: [services],
+        load: { url: `${api}/campaigns-models?perPage=${PER_PAGE}`, headers: owner },
+        statuses: [206],
+        targetRatio: 5,
+      },
+      { name: `op 7 shortcuts, page 1 of ${PER_PAGE}`, servers: [services], load: { url: `${api}/operators/shortcuts?perPage=${PER_PAGE}`, headers: owner }, statuses: [206], targetRatio: 5 },
+      {
+        name: `op 11 contact sessions, page 1 of ${PER_PAGE}`,
+        servers: [services],
+        load: { url: `${api}/contacts/${data.contactID}/sessions?perPage=${PER_PAGE}`, headers: owner },
+        statuses: [206],
+        targetRatio: 5,
+      },
+      {
+        name: 'op 12 refresh, throttled (429; one in 2,000 reaches the provider)',
+        servers: [helpdesk],
+        // Right before the load, so the first domain's window is still open when its status is checked.
+        prepare: () => expectStatus(firstDomainUrl, helpdeskInit, [200]),
+        load: { url: firstDomainUrl, method: 'POST', headers: helpdeskInit.headers, nextPath: throttledPath },
+        statuses: [429],
+        targetRatio: 3,
+      },
+      {
+        name: 'op 1 delete a plain connection (services-api + core-tenants)',
+        servers: [services, core],
+        load: {
+          url: `http://127.0.0.1:${servicesPort}`,
+          method: 'DELETE',
+          headers: { authorization: `Bearer ${data.removerToken}` },
+          warmUp: DELETE_WARM_UP,
+          amount: DELETES,
+          nextPath: () => data.plainConnectionPaths[next++],
+        },
+        targetRatio: 10,
+      },
+    ];
+    const only = process.env.BENCH_CPU_ONLY;
+    const rows: Row[] = [];
+    for (const benchCase of cases) {
+      // BENCH_CPU_ONLY="op 14" measures the hello and the rows whose names contain it (e.g. to profile one operation).
+      if (only && rows.length > 0 && !benchCase.name.includes(only)) continue;
+      await benchCase.prepare?.();
+      if (benchCase.statuses) await expectStatus(benchCase.load.url, { method: benchCase.load.method, headers: benchCase.load.headers }, benchCase.statuses);
+      const result = await measureCpu({ name: benchCase.name, servers: benchCase.servers, connections: CONNECTIONS, warmUp: WARM_UP, amount: REQUESTS, ...benchCase.load });
+      rows.push({ name: benchCase.name, targetRatio: benchCase.targetRatio, result });
+    }
+
+    printCpuTable(rows);
+    printApps(apps);
+  } finally {
+    for (const app of apps.reverse()) await stopProcess(app.process);
+    await sandbox.close();
+  }
+}
+
+async function expectStatus(url: string, init: { method?: string; headers?: Record<string, string> }, statuses: number[]): Promise<void> {
+  const response = await fetch(url, init);
+  if (!statuses.includes(response.status)) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${response.status} ${await response.text()}`);
+}
+
+function printCpuTable(rows: Row[]): void {
+  const hello = rows[0].result;
+  const ratioOf = (row: Row) => row.result.cpuMicrosecondsPerRequest / hello.cpuMicrosecondsPerRequest;
+  const op15 = rows.find((row) => row.name.startsWith('op 15'));
+  const lines = [
+    `\nCPU per request of the serving process(es), ${REQUESTS} requests (op 1: ${DELETES}) at ${CONNECTIONS} connections after ${WARM_UP} warm-up requests`,
+    '| request | CPU per request | ratio to the hello | target | req/s | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((row) => {
+      const target = row.targetRatio === undefined ? '' : `≤ ${row.targetRatio}x ${ratioOf(row) <= row.targetRatio ? 'met' : 'NOT MET'}`;
+      return `| ${row.name} | ${row.result.cpuMicrosecondsPerRequest} µs | ${ratioOf(row).toFixed(1)}x | ${target} | ${row.result.requestsPerSecond} | ${row.result.non2xx} |`;
+    }),
+  ];
+  if (op15) {
+    const share = op15.result.requestsPerSecond / hello.requestsPerSecond;
+    lines.push(`\nThroughput of op 15 at ${CONNECTIONS} connections: ${Math.round(share * 100)}% of the hello's (target ≥ 35%: ${share >= 0.35 ? 'met' : 'NOT MET'})`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function printApps(apps: StartedApp[]): void {
+  const lines = [
+    '\n| app | start to ready | RSS idle | RSS after the load |',
+    '|---|---:|---:|---:|',
+    ...apps.map((app) => `| ${app.name} | ${app.startToReadyMs} ms | ${app.rssIdleMiB} MiB | ${rssMebibytesOf(app.process.pid as number)} MiB |`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+interface SeededData {
+  tenantID: string;
+  ownerToken: string;
+  /** Owner of the tenants of the plain connections operation 1 deletes. */
+  removerToken: string;
+  campaignModelID: string;
+  contactID: string;
+  /** Path of each plain connection's DELETE, under its own tenant. */
+  plainConnectionPaths: string[];
+  pluginAuthorization: string;
+  /** Helpdesk domains of the tenant, enough for every throttled batch. */
+  hostnames: string[];
+}
+
+/**
+ * One tenant with an owner, ROWS campaign models, shortcuts and sessions of
+ * one contact (so each list has full pages), campaigns, unread notifications,
+ * the helpdesk plugin with its domains, and DELETES + DELETE_WARM_UP plain
+ * connections (one per tenant, each tenant owned by another operator).
+ */
+async function seed(dataSource: DataSource, coreConfig: CoreTenantsConfig): Promise<SeededData> {
+  const fixtures = new FixtureBuilder(dataSource);
+  const campaigns = new CampaignFixtures(dataSource);
+  const conversations = new ConversationFixtures(dataSource);
+  const tenantID = await fixtures.tenant('Bench Atendimento');
+  const owner = await fixtures.operator();
+  await fixtures.membership(tenantID, owner.operatorID, 'owner');
+  for (let index = 1; index < 5; index += 1) await fixtures.membership(await fixtures.tenant(`Bench tenant ${index}`), owner.operatorID, 'member');
+
+  const channel = await campaigns.messagingChannel(tenantID);
+  await campaigns.campaignModels(tenantID, channel.channelID, ROWS, { prefix: 'order_update' });
+  const [{ id: campaignModelID }]: { id: string }[] = await dataSource.query('SELECT id FROM campaign_models WHERE tenant_id = $1 LIMIT 1', [tenantID]);
+  for (const status of ['draft', 'scheduled', 'running', 'completed'] as const) await campaigns.campaign(tenantID, status, campaignModelID);
+
+  const inboxID = await conversations.inbox(tenantID);
+  const contactID = await conversations.contact(tenantID);
+  for (let index = 0; index < ROWS; index += 1) {
+    await conversations.shortcut(tenantID, { scope: index % 2 ? 'tenant-based' : 'user-based', operatorID: owner.operatorID, bang: `/resposta${index}`, preview: `Resposta pronta ${index}` });
+    const sessionID = await conversations.session(tenantID, { contactID, inboxID, operatorID: owner.operatorID, createdAt: new Date(Date.now() - index * 60_000) });
+    await conversations.message(tenantID, sessionID, { value: `Mensagem ${index}` });
+    await conversations.summary(tenantID, sessionID, { text: 'Cliente perguntou sobre a entrega.', sentiment: 'neutral' });
+    if (index < 10) await conversations.notification(tenantID, { operatorID: owner.operatorID, ...(index % 2 ? { category: 'inbox', inboxID } : { category: 'mention' }) });
+  }
+
+  const helpdesk = await fixtures.pluginWithUrn('urn:plugin:helpdesk', 'Central de Ajuda');
+  await fixtures.connection(tenantID, helpdesk.pluginID);
+  const [{ id: helpCenterID }]: { id: string }[] = await dataSource.query('INSERT INTO help_centers (tenant_id) VALUES ($1) RETURNING id', [tenantID]);
+  const hostnames = Array.from({ length: 2 + Math.ceil((REQUESTS + WARM_UP) / THROTTLED_BATCH) }, (_, index) => `ajuda-${index}.bench-atendimento.com.br`);
+  for (const hostname of hostnames) {
+    await dataSource.query(`INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname, provider_id) VALUES ($1, $2, $3, $4)`, [tenantID, helpCenterID, hostname, randomUUID()]);
+  }
+
+  // Operation 1 deletes one connection per request; a (tenant, plugin) pair has one live connection.
+  // Another operator owns those tenants, so the owner's list (operation 15) keeps its five.
+  const remover = await fixtures.operator();
+  const plain = await fixtures.plugin();
+  const connections: { id: string; tenant_id: string }[] = await dataSource.query(
+    `WITH made AS (
+       INSERT INTO tenants (name) SELECT 'Bench connection tenant ' || g FROM generate_series(1, $1::int) g RETURNING id
+     ), owned AS (
+       INSERT INTO memberships (tenant_id, operator_id, role) SELECT id, $2, 'owner' FROM made
+     )
+     INSERT INTO plugin_connections (tenant_id, plugin_id, kind, token_hash)
+     SELECT id, $3, 'plain', 'not-a-token-hash' FROM made RETURNING id, tenant_id`,
+    [DELETES + DELETE_WARM_UP, remover.operatorID, plain.pluginID],
+  );
+  const { token } = await issueOperatorToken(coreConfig, owner.operatorID);
+  const { token: removerToken } = await issueOperatorToken(coreConfig, remover.operatorID);
+  return {
+    tenantID,
+    ownerToken: token,
+    removerToken,
+    campaignModelID,
+    contactID,
+    plainConnectionPaths: connections.map((connection) => `/v1/tenants/${connection.tenant_id}/plugins/connections/${connection.id}`),
+    pluginAuthorization: helpdesk.authorization,
+    hostnames,
+  };
+}
