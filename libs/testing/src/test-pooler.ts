@@ -68,6 +68,8 @@ function pgbouncerConfig(settings: { host: string; port: string; user: string; l
     'unix_socket_dir =',
     'auth_type = any',
     'ignore_startup_parameters = statement_timeout',
+    // SHOW STATS on the admin console (database `pgbouncer`): what the benchmark counts per request.
+    `stats_users = ${settings.user}`,
     // Test files run one at a time; each starts three apps with their pools, pg-boss's and its own.
     'max_client_conn = 400',
     'default_pool_size = 20',
