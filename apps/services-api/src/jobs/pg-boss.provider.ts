@@ -39,8 +39,29 @@ export async function registerWorker<T extends object>(
   queue: PgBoss.Queue,
   handler: (job: PgBoss.Job<T>) => Promise<void>,
 ): Promise<void> {
-  await boss.createQueue(queue.name, queue);
+  await createQueueRetryingDeadlocks(boss, queue);
   await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
     for (const job of jobs) await handler(job);
   });
+}
+
+/** PostgreSQL's deadlock_detected. */
+const DEADLOCK_DETECTED = '40P01';
+const QUEUE_CREATION_ATTEMPTS = 5;
+
+/**
+ * pg-boss attaches each new queue's partition to its one job table, so queues
+ * created at the same moment (replicas starting together, or the queues of
+ * one replica) can deadlock, and PostgreSQL aborts one of them. The retry
+ * then finds the queue made, or makes it: creation is idempotent.
+ */
+async function createQueueRetryingDeadlocks(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= QUEUE_CREATION_ATTEMPTS) throw error;
+    }
+  }
 }
