@@ -5,12 +5,17 @@ import { ensureDatabaseExists } from '../support/ensure-database';
 import { loadLocalEnvironment } from '../support/env-file';
 import { loadRunningLocalServices } from '../support/local-services';
 
-/** `npm run db:migrate`: applies pending migrations to DATABASE_URL, once, before the apps take traffic. */
+/**
+ * `npm run db:migrate`: applies pending migrations, once, before the apps take
+ * traffic. It connects to DATABASE_MIGRATION_URL when set: behind a transaction
+ * pooler DATABASE_URL reaches PostgreSQL through it, and the migration lock is
+ * a session advisory lock that needs a connection of its own (docs/deployment.md).
+ */
 async function main(): Promise<void> {
   loadLocalEnvironment();
   loadRunningLocalServices();
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_URL is missing (`npm start` migrates its embedded PostgreSQL itself)');
+  const url = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_MIGRATION_URL and DATABASE_URL are missing (`npm start` migrates its embedded PostgreSQL itself)');
   await ensureReachable([postgresDependency(url)]);
   // Production databases are provisioned, not created here (the role may not reach `postgres`).
   if (process.env.NODE_ENV !== 'production') await ensureDatabaseExists(url);

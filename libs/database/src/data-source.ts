@@ -9,6 +9,13 @@ export interface DatabaseSettings {
   applicationName?: string;
 }
 
+/**
+ * The bound of every statement, so a stuck query cannot hold a request for
+ * ever. Sent as a startup parameter on direct connections; a transaction
+ * pooler sets it on its server connections instead (docs/deployment.md).
+ */
+export const STATEMENT_TIMEOUT_MS = 15_000;
+
 /** One definition of how every app and tool reaches PostgreSQL. */
 export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
   return {
@@ -24,8 +31,7 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     extra: {
       max: settings.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
-      // Bound every statement so a stuck query cannot hold a request for ever.
-      statement_timeout: 15_000,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
     },
   };
 }

@@ -1,4 +1,4 @@
-export { createDataSource, dataSourceOptions } from './data-source';
+export { createDataSource, dataSourceOptions, STATEMENT_TIMEOUT_MS } from './data-source';
 export type { DatabaseSettings } from './data-source';
 export { DatabaseModule } from './database.module';
 export * from './entities';

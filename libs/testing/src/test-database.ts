@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { runMigrations } from '@platform/database';
+import { POOLER_URL_VARIABLE } from './test-pooler';
 
 /** The server tests run on when TEST_DATABASE_ADMIN_URL says nothing else. */
 export const DEFAULT_ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -12,8 +13,8 @@ export function adminDatabaseUrl(): string {
 /** One template per checkout, so two working copies on one machine never drop each other's. */
 const TEMPLATE_DATABASE = `platform_test_template_${createHash('sha256').update(process.cwd()).digest('hex').slice(0, 10)}`;
 
-function databaseUrl(name: string): string {
-  const url = new URL(adminDatabaseUrl());
+function databaseUrl(name: string, server = adminDatabaseUrl()): string {
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -40,12 +41,22 @@ export async function prepareTemplateDatabase(): Promise<void> {
   await runMigrations(databaseUrl(TEMPLATE_DATABASE));
 }
 
+export interface TestDatabase {
+  /** What the apps use: through PgBouncer when the test run started one (TEST_DATABASE_POOLER), else direct. */
+  url: string;
+  /** Straight to the server, for what needs a session of its own (migrations). */
+  directUrl: string;
+  drop: () => Promise<void>;
+}
+
 /** A fresh database for one test file, cloned from the template; dropped by the returned function. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `platform_test_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  const pooler = process.env[POOLER_URL_VARIABLE];
   return {
-    url: databaseUrl(name),
+    url: pooler ? databaseUrl(name, pooler) : databaseUrl(name),
+    directUrl: databaseUrl(name),
     drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   };
 }

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
 import { loadConfig } from '@platform/config';
 import { createDataSource } from '@platform/database';
-import { CampaignFixtures, ConversationFixtures, CustomHostnamesStub, FixtureBuilder } from '@platform/testing';
+import { CampaignFixtures, ConversationFixtures, CustomHostnamesStub, FixtureBuilder, startTestPooler } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
+import { Footprint, footprintPerRequest, FootprintMeter } from '../footprint';
 import { CpuResult, LoadOptions, measureCpu, startApp, StartedApp, stopProcess } from '../harness';
 import { rssMebibytesOf } from '../process-usage';
 
@@ -36,6 +37,7 @@ interface Row {
   /** Ratio to the Nest hello this row must stay within, if it has a target. */
   targetRatio?: number;
   result: CpuResult;
+  footprint: Footprint;
 }
 
 /**
@@ -45,14 +47,21 @@ interface Row {
  * count, as ratios to it. CPU time (user + system) of the serving processes is
  * read from /proc before and after the requests, so other work on the machine
  * does not change it. Also: each app's start-to-ready time and RSS idle and
- * after the load.
+ * after the load, and each request's footprint (PostgreSQL transactions,
+ * statements and server-connection time, counted by a PgBouncer in
+ * transaction mode the apps reach PostgreSQL through; Redis commands and
+ * transport messages), which `capacity-model.js` turns into pods and connections.
  */
 export async function cpuPerRequest(context: BenchContext): Promise<void> {
   const [helloPort, fastifyPort, corePort, servicesPort, helpdeskPort, sandboxPort] = [0, 1, 2, 3, 4, 5].map((offset) => context.portBase + offset);
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}/client/v4`;
   const sandbox = await CustomHostnamesStub.start({ apiToken: 'bench-api-token', zoneId: 'bench-zone', autoAdvance: false, port: sandboxPort });
+  const pooler = await startTestPooler(context.databaseUrl);
+  const database = new URL(context.databaseUrl).pathname.slice(1);
+  const pooledUrl = Object.assign(new URL(pooler.url), { pathname: `/${database}` }).toString();
   const env = {
     ...context.env,
+    DATABASE_URL: pooledUrl,
     LOG_LEVEL: 'info',
     CORE_TENANTS_PORT: String(corePort),
     SERVICES_API_PORT: String(servicesPort),
@@ -92,6 +101,7 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
     let refreshes = 0;
     const throttledPath = () => `${domains}/${data.hostnames[1 + Math.floor(refreshes++ / THROTTLED_BATCH)]}/refresh`;
 
+    const meter = await FootprintMeter.open(pooler.url, context.redisUrl, database);
     let next = 0;
     const cases: Case[] = [
       { name: 'Nest on Fastify hello (the 1x)', servers: [hello], load: { url: `http://127.0.0.1:${helloPort}/hello` }, statuses: [200] },
@@ -146,15 +156,21 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
       if (only && rows.length > 0 && !benchCase.name.includes(only)) continue;
       await benchCase.prepare?.();
       if (benchCase.statuses) await expectStatus(benchCase.load.url, { method: benchCase.load.method, headers: benchCase.load.headers }, benchCase.statuses);
-      const result = await measureCpu({ name: benchCase.name, servers: benchCase.servers, connections: CONNECTIONS, warmUp: WARM_UP, amount: REQUESTS, ...benchCase.load });
-      rows.push({ name: benchCase.name, targetRatio: benchCase.targetRatio, result });
+      const before = await meter.read();
+      const load = { warmUp: WARM_UP, amount: REQUESTS, ...benchCase.load };
+      const result = await measureCpu({ name: benchCase.name, servers: benchCase.servers, connections: CONNECTIONS, ...load });
+      const footprint = footprintPerRequest(before, await meter.read(), load.warmUp + load.amount);
+      rows.push({ name: benchCase.name, targetRatio: benchCase.targetRatio, result, footprint });
     }
+    await meter.close();
 
     printCpuTable(rows);
+    printFootprintTable(rows);
     printApps(apps);
   } finally {
     for (const app of apps.reverse()) await stopProcess(app.process);
     await sandbox.close();
+    await pooler.stop();
   }
 }
 
@@ -180,6 +196,16 @@ function printCpuTable(rows: Row[]): void {
     const share = op15.result.requestsPerSecond / hello.requestsPerSecond;
     lines.push(`\nThroughput of op 15 at ${CONNECTIONS} connections: ${Math.round(share * 100)}% of the hello's (target ≥ 35%: ${share >= 0.35 ? 'met' : 'NOT MET'})`);
   }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function printFootprintTable(rows: Row[]): void {
+  const lines = [
+    '\nFootprint per request (warm-up included; PostgreSQL through PgBouncer in transaction mode)',
+    '| request | PostgreSQL transactions | PostgreSQL statements | server-connection ms | Redis commands | transport messages |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(({ name, footprint: f }) => `| ${name} | ${f.transactions.toFixed(2)} | ${f.queries.toFixed(2)} | ${f.transactionMs.toFixed(3)} | ${f.redisCommands.toFixed(2)} | ${f.transportMessages.toFixed(2)} |`),
+  ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

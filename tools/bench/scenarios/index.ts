@@ -4,6 +4,7 @@ import { conversations } from './conversations';
 import { cpuPerRequest } from './cpu-per-request';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
+import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
 import { tenantsList } from './tenants-list';
@@ -18,4 +19,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'email-verification': emailVerification,
   'helpdesk-refresh': helpdeskRefresh,
   'processing-traces': processingTraces,
+  partitioning,
 };

@@ -226,6 +226,7 @@ describe('POST /v1/operators (sign-up completion)', () => {
 
   it('answers 503 5016 while the verification store is down', async () => {
     const redis = env.platform.apps['services-api']!.get<symbol, Redis>(REDIS);
+    // Closed for sure before asking, or connect() below may find it still closing.
     const closed = once(redis, 'end');
     redis.disconnect();
     await closed;

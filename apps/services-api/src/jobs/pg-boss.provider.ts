@@ -28,20 +28,25 @@ export function jobDatabaseOf(manager: EntityManager): PgBoss.Db {
   };
 }
 
+/** PostgreSQL's deadlock_detected. */
 const DEADLOCK_DETECTED = '40P01';
+const QUEUE_CREATION_ATTEMPTS = 5;
 
 /**
- * pg-boss's `createQueue` is idempotent, but two replicas creating the same
- * new queue at once (a first rollout of two or more replicas) can deadlock
- * in PostgreSQL, and the loser would fail its start. The deadlock means the
- * other replica is creating the queue: asking again finds it made.
+ * pg-boss's `createQueue` is idempotent, but it attaches each new queue's
+ * partition to its one job table, so queues created at the same moment (two
+ * replicas starting together, or the queues of one replica) can deadlock, and
+ * PostgreSQL aborts one of them, which would fail that replica's start. The
+ * deadlock means another creation is under way: asking again, a moment later
+ * (at random, so the two do not meet again), finds the queue made or makes it.
  */
 export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await boss.createQueue(queue.name, queue);
     } catch (error) {
-      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 3) throw error;
+      if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= QUEUE_CREATION_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
     }
   }
 }
