@@ -25,7 +25,8 @@ const USAGE = `npm run hostile -- [--runs 3000] [--seed N] [--concurrency 4]
 Sends seeded hostile requests at operations 1-15, sign-in and plugin installation
 and prints how many answers were wrong, by kind; exits 1 if any was.
 Without URLs it starts the three apps itself (fresh database HOSTILE_DATABASE,
-default platform_hostile; REDIS_URL; ports from HOSTILE_PORT_BASE, default 3950).
+default platform_hostile; Redis at HOSTILE_REDIS_URL, default redis://127.0.0.1:6379/13;
+ports from HOSTILE_PORT_BASE, default 3950).
 With URLs it aims at running apps, with the credentials and ids of a demo fixture
 (the JSON \`npm run --silent demo:seed\` prints); it never deletes what exists.`;
 
@@ -67,6 +68,7 @@ async function startApps(): Promise<{ targets: HostileTargets; stop: () => Promi
   const key = generateTestSigningKey();
   const env = {
     DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.HOSTILE_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'development',
     CORE_TENANTS_PORT: String(ports.core),
