@@ -25,9 +25,11 @@ export function createRedisClient(url: string, connectionName: string): Redis {
 }
 
 /**
- * Waits, at start, for the first connection (commands are not queued while
- * connecting), but only briefly: an app whose Redis is away still starts,
- * reports not ready, and serves once Redis comes.
+ * Waits, at start, for the first connection, because commands are not queued
+ * while connecting. Only briefly: each app's main.ts has already refused to
+ * start if Redis accepted no connection at all, so this only covers the
+ * moment until the client is connected. If Redis goes away just then, the app
+ * starts anyway, reports not ready, and serves once Redis comes back.
  */
 @Injectable()
 class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
