@@ -24,7 +24,7 @@ export class TransportReadiness {
     this.sources.push({ name, connections });
   }
 
-  /** True when the app has no transport at all, or every end is connected. */
+  /** Whether any end of the transport registered here (plugins-helpdesk has none, so readiness leaves it out). */
   get watched(): boolean {
     return this.sources.length > 0;
   }
