@@ -1,6 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { createHttpApp } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { generateKeyPairSync } from 'node:crypto';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
@@ -17,12 +19,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
-    openApi: {
-      title: 'Core REST API',
-      version: '0.84.1',
-      description: 'Tenants, operator sign-in and the public keys of operator tokens ({core_url}).',
-    },
-    describeSecurity: describePluginAuthSchemes,
+    openApi: CORE_TENANTS_DOCUMENT,
   });
   const transport = exactlyOnceRedisListener({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) });
   app.get(TransportReadiness).watch('transport listener', () => transport.strategy.connections());
@@ -34,4 +31,25 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
   listener.useGlobalPipes(new RpcValidationPipe());
   listener.useGlobalFilters(new RpcErrorFilter());
   return app;
+}
+
+const CORE_TENANTS_DOCUMENT: ApiDocumentOptions = {
+  title: 'Core REST API',
+  version: '0.84.1',
+  description: 'Tenants, operator sign-in and the public keys of operator tokens ({core_url}).',
+  servers: [
+    { url: 'http://127.0.0.1:3002', description: 'Local quick start (npm start)' },
+    { url: 'http://core-tenants.platform.svc:3002', description: 'Inside the Kubernetes cluster (k8s/)' },
+  ],
+  describeSecurity: describePluginAuthSchemes,
+};
+
+/**
+ * The core REST API's OpenAPI document, built without connecting to anything.
+ * The module needs a signing key: a throwaway one, which the document never shows.
+ */
+export async function describeCoreTenantsApi(config: CoreTenantsConfig): Promise<OpenAPIObject> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const signingKey = await loadSigningKey({ privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), keyFile: '', production: false });
+  return describeApi(CoreTenantsModule.forRoot(config, signingKey), CORE_TENANTS_DOCUMENT);
 }

@@ -1,5 +1,5 @@
 /** What other projects (the end-to-end suite, tools) may use of core-tenants. */
-export { createCoreTenantsApp } from './bootstrap';
+export { createCoreTenantsApp, describeCoreTenantsApi } from './bootstrap';
 export { CoreTenantsConfig } from './config';
 export { issueOperatorToken } from './signing/issue-token';
 export { StripeBillingProvider } from './plugin-connections/billing/stripe-billing.provider';

@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { createHttpApp } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
+import { OpenAPIObject } from '@nestjs/swagger';
 import { PluginsHelpdeskConfig } from './config';
 import { PluginsHelpdeskModule } from './plugins-helpdesk.module';
 
@@ -11,11 +12,22 @@ export async function createPluginsHelpdeskApp(config: PluginsHelpdeskConfig): P
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
     // A 253-character hostname, percent-encoded when internationalised, must reach validation (400 1002), not 404.
     maxParamLength: 4096,
-    openApi: {
-      title: 'Plugin API: help centers',
-      version: '0.84.1',
-      description: 'Plugin API for help centers and their custom domains ({plugins_url}, paths under /helpdesk/v1).',
-    },
-    describeSecurity: describePluginAuthSchemes,
+    openApi: PLUGINS_HELPDESK_DOCUMENT,
   });
+}
+
+const PLUGINS_HELPDESK_DOCUMENT: ApiDocumentOptions = {
+  title: 'Plugin API: help centers',
+  version: '0.84.1',
+  description: 'Plugin API for help centers and their custom domains ({plugins_url}, paths under /helpdesk/v1).',
+  servers: [
+    { url: 'http://127.0.0.1:3001', description: 'Local quick start (npm start)' },
+    { url: 'http://plugins-helpdesk.platform.svc:3001', description: 'Inside the Kubernetes cluster (k8s/)' },
+  ],
+  describeSecurity: describePluginAuthSchemes,
+};
+
+/** The helpdesk plugin API's OpenAPI document, built without connecting to anything. */
+export function describePluginsHelpdeskApi(config: PluginsHelpdeskConfig): Promise<OpenAPIObject> {
+  return describeApi(PluginsHelpdeskModule.forRoot(config), PLUGINS_HELPDESK_DOCUMENT);
 }

@@ -1,5 +1,5 @@
 /** What other projects (the end-to-end suite, tools) may use of plugins-helpdesk. */
-export { createPluginsHelpdeskApp } from './bootstrap';
+export { createPluginsHelpdeskApp, describePluginsHelpdeskApi } from './bootstrap';
 export { PluginsHelpdeskConfig } from './config';
 export { Clock } from './clock';
 export { HostnameDirectory } from './domains/hostname-directory';

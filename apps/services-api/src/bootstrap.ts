@@ -1,6 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { createHttpApp } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
+import { OpenAPIObject } from '@nestjs/swagger';
 import { ServicesApiConfig } from './config';
 import { ServicesApiModule } from './services-api.module';
 
@@ -12,12 +13,23 @@ export async function createServicesApiApp(config: ServicesApiConfig): Promise<N
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
-    openApi: {
-      title: 'Services API',
-      version: SERVICES_API_VERSION,
-      description: 'Multi-tenant services API of the omnichannel customer-service platform ({base_url}, paths under /v1).',
-    },
-    describeSecurity: describePluginAuthSchemes,
+    openApi: SERVICES_API_DOCUMENT,
     rawBody: true,
   });
+}
+
+const SERVICES_API_DOCUMENT: ApiDocumentOptions = {
+  title: 'Services API',
+  version: SERVICES_API_VERSION,
+  description: 'Multi-tenant services API of the omnichannel customer-service platform ({base_url}, paths under /v1).',
+  servers: [
+    { url: 'http://127.0.0.1:3000', description: 'Local quick start (npm start)' },
+    { url: 'http://services-api.platform.svc:3000', description: 'Inside the Kubernetes cluster (k8s/)' },
+  ],
+  describeSecurity: describePluginAuthSchemes,
+};
+
+/** The services API's OpenAPI document, built without connecting to anything. */
+export function describeServicesApi(config: ServicesApiConfig): Promise<OpenAPIObject> {
+  return describeApi(ServicesApiModule.forRoot(config), SERVICES_API_DOCUMENT);
 }

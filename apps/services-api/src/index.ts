@@ -1,5 +1,5 @@
 /** What other projects (the end-to-end suite, tools) may use of services-api. */
-export { createServicesApiApp, SERVICES_API_VERSION } from './bootstrap';
+export { createServicesApiApp, describeServicesApi, SERVICES_API_VERSION } from './bootstrap';
 export { ServicesApiConfig } from './config';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss.provider';
 export type { JobsSettings } from './jobs/pg-boss.provider';

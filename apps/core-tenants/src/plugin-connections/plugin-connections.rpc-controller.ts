@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import {
   DeletePluginConnection,
   DeletePluginConnectionPayload,
@@ -12,6 +13,8 @@ import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-ca
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 
 /** Plugin connections over the transport: services-api has already checked who may ask. */
+// Transport handlers, no HTTP route: their payloads are no part of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class PluginConnectionsRpcController {
   constructor(

@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { SignInBody, SignInResponse } from './sign-in.dto';
 import { SignInService } from './sign-in.service';
+import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Operators')
 @Controller('v1/operators')
@@ -18,6 +19,7 @@ export class SignInController {
       'Attempts are limited per address and per client IP: 429 1071 with Retry-After.',
   })
   @ApiOkResponse({ type: SignInResponse })
+  @ApiErrors('Unauthorized', 'TooManyRequests')
   async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest): Promise<SignInResponse> {
     return { data: await this.signIns.signIn(body.operatorEmail, body.password, request.ip) };
   }

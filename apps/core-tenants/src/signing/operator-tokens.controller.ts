@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { IssueOperatorToken, IssueOperatorTokenPayload, IssueOperatorTokenReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { DataSource } from 'typeorm';
@@ -10,6 +11,8 @@ import { OperatorTokenSigner } from './operator-token.signer';
  * sign-up). Only for operators that exist: an unknown id gets 1003, as an
  * unknown address does at sign-in.
  */
+// Transport handlers, no HTTP route: their payloads are no part of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class OperatorTokensController {
   constructor(

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { IssueTraceTokens, IssueTraceTokensPayload, IssueTraceTokensReply } from '@platform/contracts';
 import { DataSource } from 'typeorm';
 import { TraceTokenSigner } from './trace-token.signer';
@@ -10,6 +11,8 @@ import { TraceTokenSigner } from './trace-token.signer';
  * connection on the tenant get one: a plugin uninstalled a moment ago is left
  * out of the reply, and services-api reports it as a failed source.
  */
+// Transport handlers, no HTTP route: their payloads are no part of the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class TraceTokensController {
   constructor(

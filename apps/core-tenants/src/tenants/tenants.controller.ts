@@ -4,6 +4,7 @@ import { Auth, CurrentPrincipal, OperatorPrincipal, Principal, TenantAccessServi
 import { AppException } from '@platform/errors';
 import { OperatorTenantList, TenantDetailsResponse, TenantParams } from './tenant.dto';
 import { TenantsRepository } from './tenants.repository';
+import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Tenants')
 @Controller()
@@ -25,7 +26,8 @@ export class TenantsController {
   /** A tenant's public details, for its operators, its installed plugins and its own connections. */
   @Get('v1/tenants/:tenantID')
   @Auth('operator', 'plugin', 'pluginConnection')
-  @ApiOperation({ summary: 'Read a tenant', description: 'Errors: 400 1001/1002, 401 1003, 403 1004, 404 1062.' })
+  @ApiOperation({ summary: 'Read a tenant' })
+  @ApiErrors('TenantNotFound')
   @ApiOkResponse({ type: TenantDetailsResponse })
   async read(@CurrentPrincipal() principal: Principal, @Param() params: TenantParams): Promise<TenantDetailsResponse> {
     await this.access.require(principal, params.tenantID, { tenantNotFoundIs404: true });

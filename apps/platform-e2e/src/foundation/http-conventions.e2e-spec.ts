@@ -1,5 +1,7 @@
 import { SERVICES_API_VERSION } from '@apps/services-api';
 import { request, singleError, withTableMissing } from '@platform/testing';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -124,6 +126,17 @@ describe('HTTP conventions shared by every app', () => {
       const page = await fetch(`${url}/docs`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('swagger-ui');
+    }
+  });
+
+  it('serves the very document committed under docs/openapi/, which is built without starting the app', async () => {
+    for (const [app, url] of [
+      ['core-tenants', platform.coreUrl],
+      ['services-api', platform.servicesUrl],
+      ['plugins-helpdesk', platform.helpdeskUrl],
+    ]) {
+      const committed = JSON.parse(readFileSync(resolve(__dirname, `../../../../docs/openapi/${app}.json`), 'utf8'));
+      expect((await request(url, '/openapi.json')).body).toEqual(committed);
     }
   });
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
-import { pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { AddDomain } from './add-domain.usecase';
 import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery, TenantDomainsParams } from './domain.dto';
@@ -10,7 +10,8 @@ import { ListDomains } from './list-domains.usecase';
 import { RefreshDomain } from './refresh-domain.usecase';
 import { RemoveDomain } from './remove-domain.usecase';
 
-const ACCESS_ERRORS = '400 1001/1002, 401 1003, 403 1004 (no access to the tenant), 422 1000 (tenant not connected to the helpdesk plugin)';
+/** What the helpdesk access check adds to the guard's errors: the tenant must have the helpdesk plugin connected. */
+const ACCESS_ERRORS = ['TenantNotConnected'] as const;
 
 /** Validated hostnames always normalise; the fallback only satisfies the type. */
 const normalized = (hostname: string) => normalizeHostname(hostname) ?? hostname;
@@ -30,15 +31,17 @@ export class DomainsController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Add a custom domain to the help center',
-    description: `Registers the hostname at the domain provisioning provider and stores it pending. Errors: ${ACCESS_ERRORS}, 409 1970 (hostname already registered by any help center), 422 1971 (refused by the provider), 502 1122.`,
+    description: 'Registers the hostname at the domain provisioning provider and stores it pending.',
   })
+  @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainHostnameRefused', 'DomainProvisioning')
   @ApiCreatedResponse({ type: DomainStatusResponse })
   add(@CurrentPrincipal() principal: Principal, @Param() params: TenantDomainsParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {
     return this.addDomain.execute(principal, params.tenantID, normalized(body.domainHostname));
   }
 
   @Get()
-  @ApiOperation({ summary: "List the help center's domains", description: `By hostname. Errors: ${ACCESS_ERRORS}.` })
+  @ApiOperation({ summary: "List the help center's domains", description: 'By hostname.' })
+  @ApiErrors(...ACCESS_ERRORS)
   @ApiOkResponse({ type: DomainList })
   @ApiPartialContentResponse({ type: DomainList, description: 'more pages are available' })
   async list(
@@ -57,8 +60,9 @@ export class DomainsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Refresh helpdesk domain',
-    description: `Re-checks the domain at the provider, at most once per domain every 10 seconds. Errors: ${ACCESS_ERRORS}, 404 1107, 429 1121 (with Retry-After), 502 1122.`,
+    description: 'Re-checks the domain at the provider, at most once per domain every 10 seconds.',
   })
+  @ApiErrors(...ACCESS_ERRORS, 'HelpdeskNotFound', 'DomainRefreshThrottled', 'DomainProvisioning')
   @ApiOkResponse({ type: DomainStatusResponse })
   async refresh(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainStatusResponse> {
     return this.refreshDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
@@ -68,8 +72,9 @@ export class DomainsController {
   @Delete(':domainHostname')
   @ApiOperation({
     summary: 'Remove helpdesk domain',
-    description: `Deletes the custom hostname at the provider, then drops the entry. Errors: ${ACCESS_ERRORS}, 404 1107, 502 1122 (the entry stays).`,
+    description: 'Deletes the custom hostname at the provider, then drops the entry; if the provider fails (502 1122) the entry stays.',
   })
+  @ApiErrors(...ACCESS_ERRORS, 'HelpdeskNotFound', 'DomainProvisioning')
   @ApiOkResponse({ type: DomainRemoved })
   remove(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainRemoved> {
     return this.removeDomain.execute(principal, params.tenantID, normalized(params.domainHostname));

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@
 import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { listMeta, pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, listMeta, pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { parseCampaignModelFilters } from './campaign-model-filters';
 import {
@@ -40,9 +40,9 @@ export class CampaignModelsController {
     summary: 'Create a campaign model and submit it for provider approval',
     description:
       'The name is normalised (lowercase letters, digits, _) and the first free one of name, name_2, ... is reserved. ' +
-      'If the provider cannot be reached, the model stays awaiting_submission and is submitted in the background. ' +
-      'Errors: 400 1001/1002, 401 1003, 403 1004, 409 1066.',
+      'If the provider cannot be reached, the model stays awaiting_submission and is submitted in the background.',
   })
+  @ApiErrors('CampaignModelNameUnavailable')
   @ApiOkResponse({ type: CampaignModelResponse })
   async create(
     @CurrentPrincipal() principal: OperatorPrincipal,
@@ -58,7 +58,7 @@ export class CampaignModelsController {
   @Auth('operator')
   @ApiOperation({
     summary: 'List campaign models',
-    description: 'Ordered by sortField then id; 206 while more pages exist. Errors: 400 1001/1002, 401 1003, 403 1004.',
+    description: 'Ordered by sortField then id; 206 while more pages exist.',
   })
   @ApiOkResponse({ type: CampaignModelList })
   @ApiPartialContentResponse({ type: CampaignModelList, description: 'More pages exist' })
@@ -88,8 +88,8 @@ export class CampaignModelsController {
   @Auth('operator')
   @ApiOperation({
     summary: 'Read a campaign model, with the provider request that sends it',
-    description: 'Errors: 400 1001/1002, 401 1003, 403 1004, 404 1058.',
   })
+  @ApiErrors('CampaignModelNotFound')
   @ApiOkResponse({ type: CampaignModelWithSnippetResponse })
   async read(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignModelParams): Promise<CampaignModelWithSnippetResponse> {
     await this.access.require(principal, params.tenantID);
@@ -109,8 +109,9 @@ export class CampaignModelsController {
   @Auth('operator')
   @ApiOperation({
     summary: 'Update a campaign model\'s metadata and tags',
-    description: 'Only campaignModelMeta and campaignModelTags change; the template is not resubmitted. Errors: 400 1001/1002, 401 1003, 403 1004, 404 1058.',
+    description: 'Only campaignModelMeta and campaignModelTags change; the template is not resubmitted.',
   })
+  @ApiErrors('CampaignModelNotFound')
   @ApiOkResponse({ type: CampaignModelResponse })
   async update(
     @CurrentPrincipal() principal: OperatorPrincipal,

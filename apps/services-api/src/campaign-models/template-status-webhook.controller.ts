@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsOneOf, IsStringOfLength } from '@platform/http-common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, IsOneOf, IsStringOfLength } from '@platform/http-common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppException } from '@platform/errors';
 import type { RawBodyRequest } from '@nestjs/common';
@@ -52,6 +52,7 @@ export class TemplateStatusWebhookController {
     description: 'Answers hub.challenge as plain text when hub.verify_token is WHATSAPP_WEBHOOK_VERIFY_TOKEN; else 403 1004.',
   })
   @ApiOkResponse({ description: 'The challenge, as sent' })
+  @ApiErrors('Forbidden')
   confirmSubscription(@Query() query: WebhookSubscriptionQuery): string {
     if (!sameToken(this.verifyToken, query['hub.verify_token'])) throw new AppException('Forbidden');
     return query['hub.challenge'];
@@ -64,7 +65,9 @@ export class TemplateStatusWebhookController {
     description: 'Body as the provider sends it. 401 1003 when X-Hub-Signature-256 is not the HMAC-SHA256 of the body with the app secret.',
   })
   @ApiHeader({ name: 'x-hub-signature-256', required: true, description: 'sha256=<hex HMAC-SHA256 of the raw body>' })
+  @ApiBody({ schema: { type: 'object', description: 'The status updates, as the provider sends them' } })
   @ApiOkResponse({ description: '{received: number of status updates read}' })
+  @ApiErrors('Unauthorized')
   async receive(@Req() request: RawBodyRequest<FastifyRequest>): Promise<{ received: number }> {
     if (!signatureMatches(this.appSecret, request.rawBody, request.headers['x-hub-signature-256'])) throw new AppException('Unauthorized');
     const updates = statusUpdatesOf(request.body, new Date());

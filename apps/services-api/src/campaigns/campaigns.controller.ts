@@ -34,7 +34,7 @@ export class CampaignsController {
   /** Operation 6. */
   @Get('stats')
   @Auth('operator')
-  @ApiOperation({ summary: 'Count the tenant\'s campaigns by status', description: 'Errors: 400 1001/1002, 401 1003, 403 1004.' })
+  @ApiOperation({ summary: 'Count the tenant\'s campaigns by status' })
   @ApiOkResponse({ type: CampaignStatsResponse })
   async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignStatsParams): Promise<CampaignStatsResponse> {
     await this.access.require(principal, params.tenantID);

@@ -20,7 +20,13 @@ export class LastMessageDto {
   @ApiProperty({ enum: ['inbound', 'outbound'] }) messageDirection!: string;
   @ApiProperty({ example: 'text' }) messageKey!: string;
   @ApiProperty({ example: 2 }) messageStatus!: number;
-  @ApiProperty({ description: 'Any JSON value', example: 'Olá, tudo bem?' }) messageValue!: unknown;
+  @ApiProperty({
+    description: 'Any JSON value (a string, an object, an array, a number, null)',
+    // OpenAPI 3.0 says "null" with `nullable` beside a type: here the object's.
+    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object', nullable: true }, { type: 'array', items: {} }],
+    example: 'Olá, tudo bem?',
+  })
+  messageValue!: unknown;
 }
 
 export class SessionDto {

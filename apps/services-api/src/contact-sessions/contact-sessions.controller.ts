@@ -23,7 +23,7 @@ export class ContactSessionsController {
     description:
       'A contact\'s sessions, most recently active first (last message time, then sessionID, descending). An operator sees ' +
       'listed sessions and those assigned to them or that they took part in; an installed plugin and the tenant\'s plugin ' +
-      'connection see all. An unknown contact is an empty page. Errors: 400 1001/1002, 401 1003, 403 1004, 500 5999.',
+      'connection see all. An unknown contact is an empty page.',
   })
   @ApiResponse({ status: 200, type: ContactSessionsResponse, description: 'The last page' })
   @ApiResponse({ status: 206, type: ContactSessionsResponse, description: 'More pages follow' })

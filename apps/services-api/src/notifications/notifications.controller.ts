@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { NotificationCountsRepository } from './notification-counts.repository';
 import { NotificationCounts, NotificationCountsParams } from './notification.dto';
+import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Notifications')
 @Controller('v1/tenants/:tenantID/notifications')
@@ -19,9 +20,9 @@ export class NotificationsController {
     summary: 'List notifications',
     description:
       'The requesting operator\'s unread notification counts in the tenant, keyed by category: an inboxID for inbox ' +
-      'notifications, else `mention`, `assignment` or `system`. Categories without unread notifications are absent. ' +
-      'Errors: 400 1001/1002, 401 1003, 403 1004, 404 1062, 500 5999.',
+      'notifications, else `mention`, `assignment` or `system`. Categories without unread notifications are absent.',
   })
+  @ApiErrors('TenantNotFound')
   @ApiOkResponse({
     schema: { type: 'object', additionalProperties: { type: 'integer' }, example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } },
   })

@@ -10,6 +10,7 @@ import {
   PluginConnectionParams,
   TenantPluginConnectionsParams,
 } from './plugin-connection.dto';
+import { ApiErrors } from '@platform/http-common';
 
 /**
  * Plugin connections of a tenant. Owners only; core-tenants owns the
@@ -30,9 +31,9 @@ export class PluginConnectionsController {
     summary: 'Install a plugin on the tenant',
     description:
       'Creates the plugin connection and returns its token once. A paid plugin gets a subscription item at the billing ' +
-      'provider, a hosted one a VM; a provider failure (502 5002) leaves no connection. Errors: 400 1001/1002, 401 1003, ' +
-      '403 1004 (not an owner), 404 1062, 409 1950 (already installed), 422 1951 (no billing subscription), 502 5002, 504 5904.',
+      'provider, a hosted one a VM; a provider failure (502 5002) leaves no connection. Only tenant owners (else 403 1004).',
   })
+  @ApiErrors('TenantNotFound', 'PluginAlreadyInstalled', 'TenantBillingNotConfigured', 'BadGateway', 'InternalServiceTimeout')
   @ApiCreatedResponse({ type: InstalledPluginConnectionResponse })
   async install(
     @CurrentPrincipal() principal: OperatorPrincipal,
@@ -55,9 +56,9 @@ export class PluginConnectionsController {
     description:
       'Only tenant owners. A hosted connection\'s VM is deleted first (if that fails: 502 5002 and the connection stays); ' +
       'then the connection is removed and its token stops working at once; a paid connection\'s subscription item is ' +
-      'canceled at the billing provider, retried until the provider confirms. Errors: 400 1001/1002, 401 1003, 403 1004, ' +
-      '404 1062/1054, 500 5999, 502 5002, 504 5904.',
+      'canceled at the billing provider, retried until the provider confirms.',
   })
+  @ApiErrors('TenantNotFound', 'PluginConnectionNotFound', 'BadGateway', 'InternalServiceTimeout')
   @ApiOkResponse({ type: DeletedPluginConnectionResponse })
   async remove(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: PluginConnectionParams): Promise<DeletedPluginConnectionResponse> {
     await this.access.require(principal, params.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });

@@ -4,8 +4,7 @@ import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '
 import { DiscoverProcessingTraces } from './discover-processing-traces.use-case';
 import { DiscoveryResponse, ProcessingTracesParams, RetrievalBody, RetrievalResponse } from './processing-traces.dto';
 import { RetrieveProcessingTraces } from './retrieve-processing-traces.use-case';
-
-const ERRORS = 'Errors: 400 1001/1002, 401 1003, 403 1004 (not a member, or an unknown tenant), 404 1060, 500 5999.';
+import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Sessions')
 @Controller('v1/tenants/:tenantID/sessions/:sessionID/processing-traces')
@@ -24,8 +23,10 @@ export class ProcessingTracesController {
     description:
       'The messages of the session that have processing traces, condensed across every trace provider installed on the ' +
       'tenant (called in parallel, each within TRACE_PROVIDER_TIMEOUT_MS). Every provider appears in `sources`; one that ' +
-      `fails, times out or answers garbage is reported there and never fails the request (docs/processing-traces.md). ${ERRORS}`,
+      'fails, times out or answers garbage is reported there and never fails the request (docs/processing-traces.md). ' +
+      'An unknown tenant is 403 1004, like one the operator is not a member of.',
   })
+  @ApiErrors('SessionNotFound')
   @ApiOkResponse({ type: DiscoveryResponse })
   async discover(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: ProcessingTracesParams): Promise<DiscoveryResponse> {
     await this.access.require(principal, params.tenantID);
@@ -41,8 +42,9 @@ export class ProcessingTracesController {
     description:
       'The steps of the given traces (1-10, as listed by operation 9), read from their providers in parallel, merged in ' +
       'start order and annotated with their plugin. `status` and `processStatus` follow docs/processing-traces.md. ' +
-      `No side effect but a cache: finished (terminal) retrievals are served from Redis. ${ERRORS}`,
+      'No side effect but a cache: finished (terminal) retrievals are served from Redis.',
   })
+  @ApiErrors('SessionNotFound')
   @ApiBody({ type: RetrievalBody })
   @ApiOkResponse({ type: RetrievalResponse })
   async retrieve(

@@ -21,7 +21,7 @@ export class ShortcutsController {
     summary: 'List operator shortcuts',
     description:
       'The requesting operator\'s personal shortcuts, then every company-wide one; each group by shortcutBang ' +
-      '(case- and accent-insensitive), then shortcutID. Errors: 400 1001/1002, 401 1003, 403 1004, 500 5999.',
+      '(case- and accent-insensitive), then shortcutID.',
   })
   @ApiResponse({ status: 200, type: ShortcutListResponse, description: 'The last page' })
   @ApiResponse({ status: 206, type: ShortcutListResponse, description: 'More pages follow' })

@@ -18,6 +18,7 @@ import {
   SignUpBody,
   SignUpResponse,
 } from './sign-up.dto';
+import { ApiErrors } from '@platform/http-common';
 
 const LANGUAGE_HEADER = {
   name: 'accept-language',
@@ -43,9 +44,9 @@ export class SignUpController {
     summary: 'Request operator email verification',
     description:
       'Mails a six-digit code valid 10 minutes (in the background). One request per address per minute and a per-IP limit: 429 1071 with ' +
-      'Retry-After. Disposable or undeliverable domains: 422 1847. An address that already has an account gets the same 202 and no mail. ' +
-      'Errors: 400 1002, 422 1847, 429 1071, 500 5999, 503 5016.',
+      'Retry-After. Disposable or undeliverable domains: 422 1847. An address that already has an account gets the same 202 and no mail.',
   })
+  @ApiErrors('OperatorEmailDisposable', 'TooManyRequests', 'EmailVerificationUnavailable')
   @ApiAcceptedResponse({ type: EmailVerificationResponse })
   async requestVerification(
     @Body() body: EmailVerificationBody,
@@ -69,8 +70,9 @@ export class SignUpController {
     description:
       'Creates the operator with the code of operation 8 (or an invitation token) and answers an operator token. A wrong, expired or burnt ' +
       'code, or an address that already has an account: 400 1002 naming emailVerificationCode. Attempts per client IP are limited: ' +
-      '429 1071 with Retry-After. Errors: 400 1002, 429 1071, 500 5999, 503 5016.',
+      '429 1071 with Retry-After.',
   })
+  @ApiErrors('TooManyRequests', 'EmailVerificationUnavailable')
   @ApiCreatedResponse({ type: SignUpResponse })
   async complete(@Body() body: SignUpBody, @Req() request: FastifyRequest): Promise<SignUpResponse> {
     return { data: await this.signUp.execute(body, request.ip) };
@@ -83,8 +85,9 @@ export class SignUpController {
   @ApiHeader(LANGUAGE_HEADER)
   @ApiOperation({
     summary: 'Invite an operator to a tenant',
-    description: 'Owners only. Mails a single-use invitation token. Errors: 400 1001/1002, 401 1003, 403 1004, 404 1062, 422 1847, 503 5016.',
+    description: 'Owners only (else 403 1004). Mails a single-use invitation token.',
   })
+  @ApiErrors('TenantNotFound', 'OperatorEmailDisposable', 'EmailVerificationUnavailable')
   @ApiCreatedResponse({ type: InvitationResponse })
   async invite(
     @CurrentPrincipal() principal: OperatorPrincipal,
@@ -103,7 +106,7 @@ export class SignUpController {
     summary: 'Accept a tenant invitation with an existing account',
     description:
       'The signed-in operator joins the inviting tenant as a member; the invitation must be for their address, unused and unexpired, ' +
-      'else 400 1002 naming invitationToken. New addresses use POST /v1/operators with invitationToken instead. Errors: 400 1002, 401 1003.',
+      'else 400 1002 naming invitationToken. New addresses use POST /v1/operators with invitationToken instead.',
   })
   @ApiOkResponse({ type: AcceptedInvitationResponse })
   async accept(@CurrentPrincipal() principal: OperatorPrincipal, @Body() body: AcceptInvitationBody): Promise<AcceptedInvitationResponse> {

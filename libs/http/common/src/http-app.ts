@@ -1,11 +1,12 @@
 import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
 import { REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
 import { depthLimitedJsonParser } from './json-body';
+import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
 
@@ -16,9 +17,7 @@ export interface HttpAppOptions {
   headersTimeoutMs: number;
   /** Time a client has to send the whole request, body included; then 408 1908. */
   requestTimeoutMs: number;
-  openApi: { title: string; version: string; description: string };
-  /** Extra OpenAPI security schemes the app documents, besides the operator bearer token. */
-  describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
+  openApi: ApiDocumentOptions;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
   /**
@@ -96,20 +95,13 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   return app;
 }
 
-function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): OpenAPIObject {
-  let builder = new DocumentBuilder()
-    .setTitle(options.openApi.title)
-    .setVersion(options.openApi.version)
-    .setDescription(options.openApi.description)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Operator token from POST {core_url}/v1/operators/sign-in' }, 'operator');
-  if (options.describeSecurity) builder = options.describeSecurity(builder);
-  const document = SwaggerModule.createDocument(app, builder.build());
+function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): void {
+  const document = buildApiDocument(app, options.openApi);
   SwaggerModule.setup(API_REFERENCE_PATH.slice(1), app, document, {
     jsonDocumentUrl: OPENAPI_JSON_PATH.slice(1),
     raw: ['json'],
     customSiteTitle: options.openApi.title,
   });
-  return document;
 }
 
 /**
