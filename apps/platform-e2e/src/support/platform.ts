@@ -3,6 +3,14 @@ import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  CoreTenantsClient,
+  createCoreTenantsClient,
+  createPluginsHelpdeskClient,
+  createServicesApiClient,
+  PluginsHelpdeskClient,
+  ServicesApiClient,
+} from '@platform/api-client';
 import { loadConfig } from '@platform/config';
 import { createDataSource } from '@platform/database';
 import {
@@ -35,6 +43,8 @@ export interface TestPlatform {
   servicesUrl: string;
   helpdeskUrl: string;
   apps: Partial<Record<AppName, NestFastifyApplication>>;
+  /** Typed clients of the apps' OpenAPI documents (libs/api-client), on the URLs above. */
+  api: { core: CoreTenantsClient; services: ServicesApiClient; helpdesk: PluginsHelpdeskClient };
   dataSource: DataSource;
   fixtures: FixtureBuilder;
   signingKey: TestSigningKey;
@@ -106,6 +116,11 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     servicesUrl: urls['services-api'] ?? '',
     helpdeskUrl: urls['plugins-helpdesk'] ?? '',
     apps,
+    api: {
+      core: createCoreTenantsClient(urls['core-tenants'] ?? ''),
+      services: createServicesApiClient(urls['services-api'] ?? ''),
+      helpdesk: createPluginsHelpdeskClient(urls['plugins-helpdesk'] ?? ''),
+    },
     dataSource,
     fixtures: new FixtureBuilder(dataSource),
     signingKey,
