@@ -1,5 +1,5 @@
 import { CredentialStore, encodeIdAndSecret } from '@platform/auth';
-import { generateTestSigningKey, PluginConnectionFixture, PluginFixture, request, signOperatorToken, singleError, unsignedToken } from '@platform/testing';
+import { generateTestSigningKey, PluginConnectionFixture, PluginFixture, signOperatorToken, singleError, unsignedToken } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -15,8 +15,8 @@ describe('authentication profiles', () => {
   let operatorID: string;
   let plugin: PluginFixture;
   let connection: PluginConnectionFixture;
-  const path = () => `/v1/tenants/${tenantID}`;
-  const get = (authorization?: string) => request(platform.coreUrl, path(), { headers: authorization === undefined ? {} : { authorization } });
+  const get = (authorization?: string) =>
+    platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: authorization === undefined ? {} : { authorization } });
 
   beforeAll(async () => {
     platform = await startPlatform({ apps: ['core-tenants'] });
@@ -29,14 +29,14 @@ describe('authentication profiles', () => {
   afterAll(() => platform.close());
 
   it('accepts each profile with a valid credential', async () => {
-    expect((await get(`Bearer ${await platform.tokenFor(operatorID)}`)).status).toBe(200);
-    expect((await get(plugin.authorization)).status).toBe(200);
-    expect((await get(connection.authorization)).status).toBe(200);
+    expect((await get(`Bearer ${await platform.tokenFor(operatorID)}`)).response.status).toBe(200);
+    expect((await get(plugin.authorization)).response.status).toBe(200);
+    expect((await get(connection.authorization)).response.status).toBe(200);
   });
 
   it('accepts the scheme name in any case', async () => {
-    expect((await get(`bearer ${await platform.tokenFor(operatorID)}`)).status).toBe(200);
-    expect((await get(`PLUGIN ${encodeIdAndSecret(plugin.pluginID, plugin.pluginToken)}`)).status).toBe(200);
+    expect((await get(`bearer ${await platform.tokenFor(operatorID)}`)).response.status).toBe(200);
+    expect((await get(`PLUGIN ${encodeIdAndSecret(plugin.pluginID, plugin.pluginToken)}`)).response.status).toBe(200);
   });
 
   const malformed: [string, () => string][] = [
@@ -59,15 +59,15 @@ describe('authentication profiles', () => {
   ];
 
   it('answers 401 1003 with no Authorization header', async () => {
-    const response = await get();
+    const { response, error } = await get();
     expect(response.status).toBe(401);
-    expect(singleError(response.body)).toEqual(UNAUTHORIZED);
+    expect(singleError(error)).toEqual(UNAUTHORIZED);
   });
 
   it.each(malformed)('answers 401 1003 for %s', async (_, header) => {
-    const response = await get(header());
+    const { response, error } = await get(header());
     expect(response.status).toBe(401);
-    expect(singleError(response.body)).toEqual(UNAUTHORIZED);
+    expect(singleError(error)).toEqual(UNAUTHORIZED);
   });
 
   const badTokens: [string, (platform: TestPlatform) => Promise<string>][] = [
@@ -80,21 +80,21 @@ describe('authentication profiles', () => {
   ];
 
   it.each(badTokens)('answers 401 1003 for an operator JWT %s', async (_, make) => {
-    const response = await get(`Bearer ${await make(platform)}`);
+    const { response, error } = await get(`Bearer ${await make(platform)}`);
     expect(response.status).toBe(401);
-    expect(singleError(response.body)).toEqual(UNAUTHORIZED);
+    expect(singleError(error)).toEqual(UNAUTHORIZED);
   });
 
   it('stops a removed connection\'s token at once, even while it is cached', async () => {
     const plugin2 = await platform.fixtures.plugin();
     const doomed = await platform.fixtures.connection(tenantID, plugin2.pluginID);
-    expect((await get(doomed.authorization)).status).toBe(200); // now cached in Redis
+    expect((await get(doomed.authorization)).response.status).toBe(200); // now cached in Redis
 
     await platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE id = $1`, [doomed.pluginConnectionID]);
     await platform.apps['core-tenants']!.get(CredentialStore).revokeConnection(doomed.pluginConnectionID);
 
-    const response = await get(doomed.authorization);
+    const { response, error } = await get(doomed.authorization);
     expect(response.status).toBe(401);
-    expect(singleError(response.body)).toEqual(UNAUTHORIZED);
+    expect(singleError(error)).toEqual(UNAUTHORIZED);
   });
 });

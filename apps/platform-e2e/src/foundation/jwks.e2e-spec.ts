@@ -1,7 +1,8 @@
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
-import { generateTestSigningKey, request, signOperatorToken, singleError } from '@platform/testing';
+import { createServicesApiClient, ServicesApiClient } from '@platform/api-client';
+import { generateTestSigningKey, signOperatorToken, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -12,11 +13,11 @@ describe('operator tokens verified through the JWKS', () => {
   let tenantID: string;
   let operatorID: string;
 
-  async function servicesApiWithJwks(jwksUrl: string): Promise<string> {
+  async function servicesApiWithJwks(jwksUrl: string): Promise<ServicesApiClient> {
     const app = await createServicesApiApp(loadConfig(ServicesApiConfig, { ...platform.env, OPERATOR_JWT_PUBLIC_KEY: '', OPERATOR_JWKS_URL: jwksUrl }));
     extraApps.push(app);
     await app.listen(0, '127.0.0.1');
-    return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+    return createServicesApiClient((await app.getUrl()).replace('[::1]', '127.0.0.1'));
   }
 
   beforeAll(async () => {
@@ -31,23 +32,25 @@ describe('operator tokens verified through the JWKS', () => {
   });
 
   it('accepts a token core-tenants signed, and refuses one signed by another key', async () => {
-    const servicesUrl = await servicesApiWithJwks(`${platform.coreUrl}/.well-known/jwks.json`);
-    const path = `/v1/tenants/${tenantID}/notifications`;
-    const valid = await request(servicesUrl, path, { headers: { authorization: `Bearer ${await platform.tokenFor(operatorID)}` } });
-    expect(valid.status).toBe(200);
+    const services = await servicesApiWithJwks(`${platform.coreUrl}/.well-known/jwks.json`);
+    const notifications = (token: string) =>
+      services.GET('/v1/tenants/{tenantID}/notifications', { params: { path: { tenantID } }, headers: { authorization: `Bearer ${token}` } });
+    const valid = await notifications(await platform.tokenFor(operatorID));
+    expect(valid.response.status).toBe(200);
     const foreign = await signOperatorToken(generateTestSigningKey().privateKey, operatorID);
-    const refused = await request(servicesUrl, path, { headers: { authorization: `Bearer ${foreign}` } });
-    expect(refused.status).toBe(401);
-    expect(singleError(refused.body).error_code).toBe(1003);
+    const refused = await notifications(foreign);
+    expect(refused.response.status).toBe(401);
+    expect(singleError(refused.error).error_code).toBe(1003);
   });
 
   it('answers 503 5903, not 401, when the JWKS cannot be fetched', async () => {
-    const servicesUrl = await servicesApiWithJwks('http://127.0.0.1:9/.well-known/jwks.json');
-    const response = await request(servicesUrl, `/v1/tenants/${tenantID}/notifications`, {
+    const services = await servicesApiWithJwks('http://127.0.0.1:9/.well-known/jwks.json');
+    const { response, error } = await services.GET('/v1/tenants/{tenantID}/notifications', {
+      params: { path: { tenantID } },
       headers: { authorization: `Bearer ${await platform.tokenFor(operatorID)}` },
     });
     expect(response.status).toBe(503);
-    expect(singleError(response.body)).toEqual({
+    expect(singleError(error)).toEqual({
       statusCode: 503,
       error: 'InternalServiceUnavailableError',
       error_code: 5903,
