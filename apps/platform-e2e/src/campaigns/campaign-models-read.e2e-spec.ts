@@ -1,22 +1,28 @@
-import { request, singleError, withTableMissing } from '@platform/testing';
+import { ServicesApi } from '@platform/api-client';
+import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('read (operation 5) and update (operation 3) of a campaign model', () => {
   let context: CampaignPlatform;
-  let path: string;
-  let model: Record<string, any>;
-  const read = (id: string, token = context.owner.token, base = path) => request(context.platform.servicesUrl, `${base}/${id}`, { headers: authorized(token) });
-  const update = (id: string, body: unknown, token = context.owner.token, base = path) =>
-    request(context.platform.servicesUrl, `${base}/${id}`, { method: 'PUT', headers: authorized(token), body });
+  let model: ServicesApi.components['schemas']['CampaignModelView'];
+  const MODEL_PATH = '/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}';
+  const read = (campaignModelID: string, token = context.owner.token, tenantID = context.tenantID) =>
+    context.platform.api.services.GET(MODEL_PATH, { params: { path: { tenantID, campaignModelID } }, headers: authorized(token) });
+  // `body` is whatever a test sends, inside the contract or on purpose outside it.
+  const update = (campaignModelID: string, body: object, token = context.owner.token, tenantID = context.tenantID) =>
+    context.platform.api.services.PUT(MODEL_PATH, { params: { path: { tenantID, campaignModelID } }, headers: authorized(token), body: body as never });
+  const create = (body: Record<string, unknown>) =>
+    context.platform.api.services.POST('/v1/tenants/{tenantID}/campaigns-models', {
+      params: { path: { tenantID: context.tenantID } },
+      headers: authorized(context.owner.token),
+      body: body as never,
+    });
 
   beforeAll(async () => {
     context = await startCampaignPlatform();
-    path = `/v1/tenants/${context.tenantID}/campaigns-models`;
-    const created = await request(context.platform.servicesUrl, path, {
-      method: 'POST',
-      headers: authorized(context.owner.token),
-      body: modelBody(context.channel.channelID, {
+    const created = await create(
+      modelBody(context.channel.channelID, {
         campaignModelName: 'Pedido enviado',
         campaignModelSlots: {
           header: { type: 'image', preview: 'https://acme.com.br/banner.png' },
@@ -34,8 +40,8 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
           ],
         },
       }),
-    });
-    model = created.body.campaignModel;
+    );
+    model = created.data!.campaignModel;
   });
   beforeEach(() => context.stub.reset());
   afterAll(() => context?.close());
@@ -43,9 +49,9 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
   describe('GET .../campaigns-models/:campaignModelID', () => {
     it('answers the model and a pasteable provider request that sends its template', async () => {
       const response = await read(model.campaignModelID, context.member.token);
-      expect(response.status).toBe(200);
-      expect(response.body.campaignModel).toEqual(model);
-      const snippet = JSON.parse(response.body.campaignReqSnippet);
+      expect(response.response.status).toBe(200);
+      expect(response.data!.campaignModel).toEqual(model);
+      const snippet = JSON.parse(response.data!.campaignReqSnippet);
       expect(snippet).toEqual({
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
@@ -72,17 +78,15 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
     });
 
     it('gives a template without variables a snippet without components', async () => {
-      const created = await request(context.platform.servicesUrl, path, {
-        method: 'POST',
-        headers: authorized(context.owner.token),
-        body: modelBody(context.channel.channelID, { campaignModelName: 'plain text', campaignModelGatewayMeta: { language: 'en' }, campaignModelSlots: { body: { text: 'Hello!' } } }),
-      });
-      const response = await read(created.body.campaignModel.campaignModelID);
-      expect(JSON.parse(response.body.campaignReqSnippet).template).toEqual({ name: 'plain_text', language: { code: 'en' } });
+      const created = await create(
+        modelBody(context.channel.channelID, { campaignModelName: 'plain text', campaignModelGatewayMeta: { language: 'en' }, campaignModelSlots: { body: { text: 'Hello!' } } }),
+      );
+      const response = await read(created.data!.campaignModel.campaignModelID);
+      expect(JSON.parse(response.data!.campaignReqSnippet).template).toEqual({ name: 'plain_text', language: { code: 'en' } });
     });
 
     it('accepts the id in upper case', async () => {
-      expect((await read(model.campaignModelID.toUpperCase())).status).toBe(200);
+      expect((await read(model.campaignModelID.toUpperCase())).response.status).toBe(200);
     });
 
     it('is 404 1058 for an unknown id, a model of another tenant and a deleted model', async () => {
@@ -95,29 +99,29 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
       ]);
       for (const id of [UNKNOWN_ID, foreign.id, deleted[0]?.id ?? deleted.id]) {
         const response = await read(id);
-        expect(response.status).toBe(404);
-        expect(singleError(response.body)).toEqual(ERRORS.modelNotFound);
+        expect(response.response.status).toBe(404);
+        expect(singleError(response.error)).toEqual(ERRORS.modelNotFound);
       }
     });
 
     it('is 400 1002 for a malformed id, 400 1001, 401 1003, 403 1004 and 500 5999', async () => {
-      expect(singleError((await read('nope')).body)).toEqual(ERRORS.validation([{ field: 'campaignModelID', received: 'nope', allowed: 'uuid' }]));
-      expect(singleError((await read(model.campaignModelID, context.owner.token, '/v1/tenants//campaigns-models')).body)).toEqual(ERRORS.missingTenantID);
-      const anonymous = await request(context.platform.servicesUrl, `${path}/${model.campaignModelID}`);
-      expect([anonymous.status, singleError(anonymous.body)]).toEqual([401, ERRORS.unauthorized]);
+      expect(singleError((await read('nope')).error)).toEqual(ERRORS.validation([{ field: 'campaignModelID', received: 'nope', allowed: 'uuid' }]));
+      expect(singleError((await read(model.campaignModelID, context.owner.token, '')).error)).toEqual(ERRORS.missingTenantID);
+      const anonymous = await context.platform.api.services.GET(MODEL_PATH, { params: { path: { tenantID: context.tenantID, campaignModelID: model.campaignModelID } } });
+      expect([anonymous.response.status, singleError(anonymous.error)]).toEqual([401, ERRORS.unauthorized]);
       const outsider = await read(model.campaignModelID, context.outsider.token);
-      expect([outsider.status, singleError(outsider.body)]).toEqual([403, ERRORS.forbidden]);
+      expect([outsider.response.status, singleError(outsider.error)]).toEqual([403, ERRORS.forbidden]);
       const broken = await withTableMissing(context.platform.dataSource, 'campaign_models', () => read(model.campaignModelID));
-      expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
+      expect([broken.response.status, singleError(broken.error)]).toEqual([500, ERRORS.unknown]);
     });
   });
 
   describe('PUT .../campaigns-models/:campaignModelID', () => {
     it('changes only meta and tags, stamps updatedAt and updatedBy, and never calls the provider', async () => {
-      const before = (await read(model.campaignModelID)).body.campaignModel;
+      const before = (await read(model.campaignModelID)).data!.campaignModel;
       const response = await update(model.campaignModelID, { campaignModelMeta: { owner: 'marketing', nested: { a: 1 } }, campaignModelTags: ['black-friday', 'vip'] }, context.member.token);
-      expect(response.status).toBe(200);
-      const after = response.body.campaignModel;
+      expect(response.response.status).toBe(200);
+      const after = response.data!.campaignModel;
       expect(after).toEqual({
         ...before,
         campaignModelMeta: { owner: 'marketing', nested: { a: 1 } },
@@ -126,35 +130,35 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
         updatedBy: context.member.operatorID,
       });
       expect(new Date(after.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
-      expect((await read(model.campaignModelID)).body.campaignModel).toEqual(after);
+      expect((await read(model.campaignModelID)).data!.campaignModel).toEqual(after);
       expect(context.stub.requests).toHaveLength(0);
     });
 
     it('changes only what is given', async () => {
       await update(model.campaignModelID, { campaignModelMeta: { keep: true }, campaignModelTags: ['keep'] });
       const tagsOnly = await update(model.campaignModelID, { campaignModelTags: [] });
-      expect(tagsOnly.body.campaignModel).toMatchObject({ campaignModelMeta: { keep: true }, campaignModelTags: [] });
+      expect(tagsOnly.data!.campaignModel).toMatchObject({ campaignModelMeta: { keep: true }, campaignModelTags: [] });
       const metaOnly = await update(model.campaignModelID, { campaignModelMeta: {} });
-      expect(metaOnly.body.campaignModel).toMatchObject({ campaignModelMeta: {}, campaignModelTags: [] });
+      expect(metaOnly.data!.campaignModel).toMatchObject({ campaignModelMeta: {}, campaignModelTags: [] });
     });
 
     it('refuses any other field (400 1002) and changes nothing', async () => {
-      const before = (await read(model.campaignModelID)).body.campaignModel;
+      const before = (await read(model.campaignModelID)).data!.campaignModel;
       const response = await update(model.campaignModelID, { campaignModelName: 'renamed', campaignModelSlots: { body: { text: 'x' } }, campaignModelTags: ['x'] });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual(
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual(
         ERRORS.validation([
           { field: 'campaignModelName', received: 'renamed', allowed: 'no such field' },
           { field: 'campaignModelSlots', received: '{"body":{"text":"x"}}', allowed: 'no such field' },
         ]),
       );
-      expect((await read(model.campaignModelID)).body.campaignModel).toEqual(before);
+      expect((await read(model.campaignModelID)).data!.campaignModel).toEqual(before);
       expect(context.stub.requests).toHaveLength(0);
     });
 
     it('checks the types of meta and tags', async () => {
       const response = await update(model.campaignModelID, { campaignModelMeta: 'x', campaignModelTags: 'vip' });
-      expect(singleError(response.body)).toEqual(
+      expect(singleError(response.error)).toEqual(
         ERRORS.validation([
           { field: 'campaignModelMeta', received: 'x', allowed: 'object' },
           { field: 'campaignModelTags', received: 'vip', allowed: 'array of at most 50 strings of 1-64 characters' },
@@ -166,18 +170,18 @@ describe('read (operation 5) and update (operation 3) of a campaign model', () =
       const [foreign] = await context.platform.dataSource.query('SELECT id FROM campaign_models WHERE tenant_id = $1 LIMIT 1', [context.otherTenantID]);
       for (const id of [UNKNOWN_ID, foreign.id]) {
         const response = await update(id, { campaignModelTags: ['x'] });
-        expect([response.status, singleError(response.body)]).toEqual([404, ERRORS.modelNotFound]);
+        expect([response.response.status, singleError(response.error)]).toEqual([404, ERRORS.modelNotFound]);
       }
     });
 
     it('is 400 1001, 401 1003, 403 1004 and 500 5999 as its rows say', async () => {
-      expect(singleError((await update(model.campaignModelID, {}, context.owner.token, '/v1/tenants//campaigns-models')).body)).toEqual(ERRORS.missingTenantID);
-      const anonymous = await request(context.platform.servicesUrl, `${path}/${model.campaignModelID}`, { method: 'PUT', body: {} });
-      expect([anonymous.status, singleError(anonymous.body)]).toEqual([401, ERRORS.unauthorized]);
+      expect(singleError((await update(model.campaignModelID, {}, context.owner.token, '')).error)).toEqual(ERRORS.missingTenantID);
+      const anonymous = await context.platform.api.services.PUT(MODEL_PATH, { params: { path: { tenantID: context.tenantID, campaignModelID: model.campaignModelID } }, body: {} });
+      expect([anonymous.response.status, singleError(anonymous.error)]).toEqual([401, ERRORS.unauthorized]);
       const outsider = await update(model.campaignModelID, { campaignModelTags: ['x'] }, context.outsider.token);
-      expect([outsider.status, singleError(outsider.body)]).toEqual([403, ERRORS.forbidden]);
+      expect([outsider.response.status, singleError(outsider.error)]).toEqual([403, ERRORS.forbidden]);
       const broken = await withTableMissing(context.platform.dataSource, 'campaign_models', () => update(model.campaignModelID, { campaignModelTags: ['x'] }));
-      expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
+      expect([broken.response.status, singleError(broken.error)]).toEqual([500, ERRORS.unknown]);
     });
   });
 });
