@@ -1,16 +1,15 @@
-import { request, singleError, withTableMissing } from '@platform/testing';
+import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sentAsIs } from '../support/sent-as-is';
 import { authorized, CampaignPlatform, ERRORS, modelBody, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
   let context: CampaignPlatform;
-  let path: string;
-  const create = (body: unknown, token = context.owner.token, url = path) =>
-    request(context.platform.servicesUrl, url, { method: 'POST', headers: authorized(token), body });
+  const create = (body: unknown, token = context.owner.token, tenantID = context.tenantID, headers = authorized(token)) =>
+    context.platform.api.services.POST('/v1/tenants/{tenantID}/campaigns-models', { params: { path: { tenantID } }, headers, ...sentAsIs(body) });
 
   beforeAll(async () => {
     context = await startCampaignPlatform();
-    path = `/v1/tenants/${context.tenantID}/campaigns-models`;
   });
   beforeEach(() => context.stub.reset());
   afterAll(() => context?.close());
@@ -18,8 +17,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
   describe('provider submission', () => {
     it('stores the model, submits it, and records the provider id, status and timestamp', async () => {
       const response = await create(modelBody(context.channel.channelID, { campaignModelName: 'Shipping notice' }), context.member.token);
-      expect(response.status).toBe(200);
-      const model = response.body.campaignModel;
+      expect(response.response.status).toBe(200);
+      const model = response.data!.campaignModel;
       const [sent] = context.stub.createRequests();
       expect(sent.path).toBe(`/v21.0/${context.channel.accountId}/message_templates`);
       expect(sent.headers.authorization).toBe('Bearer test-system-user-token');
@@ -61,29 +60,29 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
         __campaignModelErrorMessage: null,
       });
       expect(model.campaignModelSlots).toEqual((modelBody('x').campaignModelSlots as object));
-      for (const stamp of ['evaluatingAt', 'processingAt', 'createdAt', 'updatedAt']) expect(new Date(model[stamp]).toISOString()).toBe(model[stamp]);
+      for (const stamp of ['evaluatingAt', 'processingAt', 'createdAt', 'updatedAt'] as const) expect(new Date(model[stamp]!).toISOString()).toBe(model[stamp]);
     });
 
     it('records a refusal on the model: status, refusedAt and the provider error', async () => {
       context.stub.mode = 'refuse';
       const response = await create(modelBody(context.channel.channelID, { campaignModelName: 'Refused one' }));
-      expect(response.status).toBe(200);
-      expect(response.body.campaignModel).toMatchObject({
+      expect(response.response.status).toBe(200);
+      expect(response.data!.campaignModel).toMatchObject({
         campaignModelName: 'refused_one',
         campaignModelStatus: 'refused',
         campaignModelExternalID: null,
         __campaignModelErrorCode: 2388299,
         __campaignModelErrorMessage: 'Variables cannot be at the start or end of the template.',
       });
-      expect(new Date(response.body.campaignModel.refusedAt).toISOString()).toBe(response.body.campaignModel.refusedAt);
+      expect(new Date(response.data!.campaignModel.refusedAt!).toISOString()).toBe(response.data!.campaignModel.refusedAt);
       expect(context.stub.createRequests()).toHaveLength(1);
     });
 
     it('defaults the language to pt_BR and sends the one given otherwise', async () => {
       const given = await create(modelBody(context.channel.channelID, { campaignModelName: 'english one', campaignModelGatewayMeta: { language: 'en_US', theme: 'dark' } }));
-      expect(given.body.campaignModel.campaignModelGatewayMeta).toEqual({ language: 'en_US', theme: 'dark' });
+      expect(given.data!.campaignModel.campaignModelGatewayMeta).toEqual({ language: 'en_US', theme: 'dark' });
       const omitted = await create(modelBody(context.channel.channelID, { campaignModelName: 'default one', campaignModelGatewayMeta: undefined }));
-      expect(omitted.body.campaignModel.campaignModelGatewayMeta).toEqual({ language: 'pt_BR' });
+      expect(omitted.data!.campaignModel.campaignModelGatewayMeta).toEqual({ language: 'pt_BR' });
       expect(context.stub.createRequests().map((sent) => (sent.body as { language: string }).language)).toEqual(['en_US', 'pt_BR']);
     });
 
@@ -95,8 +94,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
         campaignModelType: 'MARKETING',
         campaignModelSlots: { body: { text: 'Promoção de hoje!' } },
       });
-      expect(response.status).toBe(200);
-      expect(response.body.campaignModel).toMatchObject({ campaignModelName: 'minimal', campaignModelMeta: {}, campaignModelTags: [], modelVariables: [] });
+      expect(response.response.status).toBe(200);
+      expect(response.data!.campaignModel).toMatchObject({ campaignModelName: 'minimal', campaignModelMeta: {}, campaignModelTags: [], modelVariables: [] });
       expect(context.stub.createRequests()[0].body).toEqual({
         name: 'minimal',
         language: 'pt_BR',
@@ -109,21 +108,21 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
   describe('names', () => {
     it('normalises the name to the provider rules', async () => {
       const response = await create(modelBody(context.channel.channelID, { campaignModelName: '  Promoção de Verão!! 2026 ' }));
-      expect(response.body.campaignModel.campaignModelName).toBe('promocao_de_verao_2026');
+      expect(response.data!.campaignModel.campaignModelName).toBe('promocao_de_verao_2026');
     });
 
     it('derives the next free name when the name is taken on the channel, and not across channels', async () => {
       const first = await create(modelBody(context.channel.channelID, { campaignModelName: 'Order update' }));
       const second = await create(modelBody(context.channel.channelID, { campaignModelName: 'order_update' }));
       const third = await create(modelBody(context.channel.channelID, { campaignModelName: 'ORDER UPDATE' }));
-      expect([first, second, third].map((response) => response.body.campaignModel.campaignModelName)).toEqual([
+      expect([first, second, third].map((response) => response.data!.campaignModel.campaignModelName)).toEqual([
         'order_update',
         'order_update_2',
         'order_update_3',
       ]);
       const otherChannel = await context.campaigns.messagingChannel(context.tenantID);
       const elsewhere = await create(modelBody(otherChannel.channelID, { campaignModelName: 'Order update' }));
-      expect(elsewhere.body.campaignModel.campaignModelName).toBe('order_update');
+      expect(elsewhere.data!.campaignModel.campaignModelName).toBe('order_update');
     });
 
     it('fills the first gap in the suffixes', async () => {
@@ -132,15 +131,15 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
       await context.campaigns.campaignModels(context.tenantID, context.channel.channelID, 1, { prefix: 'gap_3_x' });
       await context.platform.dataSource.query(`UPDATE campaign_models SET name = 'gap_3' WHERE name = 'gap_3_x_1' AND tenant_id = $1`, [context.tenantID]);
       const response = await create(modelBody(context.channel.channelID, { campaignModelName: 'gap' }));
-      expect(response.body.campaignModel.campaignModelName).toBe('gap_2');
+      expect(response.data!.campaignModel.campaignModelName).toBe('gap_2');
     });
 
     it('gives 20 concurrent creates of one name 20 distinct names, each submitted once', async () => {
       const responses = await Promise.all(
         Array.from({ length: 20 }, () => create(modelBody(context.channel.channelID, { campaignModelName: 'Black Friday' }))),
       );
-      expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
-      const names = responses.map((response) => response.body.campaignModel.campaignModelName).sort();
+      expect(responses.map((response) => response.response.status)).toEqual(Array(20).fill(200));
+      const names = responses.map((response) => response.data!.campaignModel.campaignModelName).sort();
       const expected = ['black_friday', ...Array.from({ length: 19 }, (_, index) => `black_friday_${index + 2}`)].sort();
       expect(names).toEqual(expected);
       expect(context.stub.createRequests().map((sent) => (sent.body as { name: string }).name).sort()).toEqual(expected);
@@ -149,8 +148,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
     it('is 409 1066 when nothing valid can be derived from the name', async () => {
       for (const name of ['!!!', '日本語', '___']) {
         const response = await create(modelBody(context.channel.channelID, { campaignModelName: name }));
-        expect(response.status).toBe(409);
-        expect(singleError(response.body)).toEqual(ERRORS.nameUnavailable);
+        expect(response.response.status).toBe(409);
+        expect(singleError(response.error)).toEqual(ERRORS.nameUnavailable);
       }
       expect(context.stub.requests).toHaveLength(0);
     });
@@ -159,8 +158,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
       await context.campaigns.campaignModels(context.tenantID, context.channel.channelID, 100, { prefix: 'full' });
       await context.platform.dataSource.query(`UPDATE campaign_models SET name = 'full' WHERE name = 'full_1' AND tenant_id = $1`, [context.tenantID]);
       const response = await create(modelBody(context.channel.channelID, { campaignModelName: 'Full' }));
-      expect(response.status).toBe(409);
-      expect(singleError(response.body)).toEqual(ERRORS.nameUnavailable);
+      expect(response.response.status).toBe(409);
+      expect(singleError(response.error)).toEqual(ERRORS.nameUnavailable);
       expect(context.stub.requests).toHaveLength(0);
     });
 
@@ -168,8 +167,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
       const long = 'n'.repeat(520);
       const first = await create(modelBody(context.channel.channelID, { campaignModelName: long.slice(0, 512) }));
       const second = await create(modelBody(context.channel.channelID, { campaignModelName: long.slice(0, 512) }));
-      expect(first.body.campaignModel.campaignModelName).toBe('n'.repeat(512));
-      expect(second.body.campaignModel.campaignModelName).toBe(`${'n'.repeat(510)}_2`);
+      expect(first.data!.campaignModel.campaignModelName).toBe('n'.repeat(512));
+      expect(second.data!.campaignModel.campaignModelName).toBe(`${'n'.repeat(510)}_2`);
     });
   });
 
@@ -281,8 +280,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
 
     it.each(cases)('refuses %s, naming each field', async (_, body, fields) => {
       const response = await create(body(context.channel.channelID));
-      expect(response.status).toBe(400);
-      const error = singleError(response.body);
+      expect(response.response.status).toBe(400);
+      const error = singleError(response.error);
       expect({ ...error, fields: [...(error.fields as { field: string }[])].sort((a, b) => a.field.localeCompare(b.field)) }).toEqual(
         ERRORS.validation([...fields].sort((a, b) => a.field.localeCompare(b.field))),
       );
@@ -295,7 +294,7 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
         ['[1,2]', '[1,2]'],
       ]) {
         const response = await create(body);
-        expect(singleError(response.body)).toEqual(ERRORS.validation([{ field: 'body', received, allowed: 'a JSON object' }]));
+        expect(singleError(response.error)).toEqual(ERRORS.validation([{ field: 'body', received, allowed: 'a JSON object' }]));
       }
     });
 
@@ -304,8 +303,8 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
       const disconnected = await context.campaigns.messagingChannel(context.tenantID, { status: 'disconnected' });
       for (const channelID of [foreign.channelID, disconnected.channelID, UNKNOWN_ID]) {
         const response = await create(modelBody(channelID));
-        expect(response.status).toBe(400);
-        expect(singleError(response.body)).toEqual(
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error)).toEqual(
           ERRORS.validation([{ field: 'campaignModelChannelID', received: channelID, allowed: 'a messaging channel connected on this tenant' }]),
         );
       }
@@ -313,39 +312,39 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
     });
 
     it('validates the tenantID (400 1002) before access', async () => {
-      const response = await create(modelBody(context.channel.channelID), context.outsider.token, '/v1/tenants/not-a-uuid/campaigns-models');
-      expect(singleError(response.body)).toEqual(ERRORS.validation([{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }]));
+      const response = await create(modelBody(context.channel.channelID), context.outsider.token, 'not-a-uuid');
+      expect(singleError(response.error)).toEqual(ERRORS.validation([{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }]));
     });
   });
 
   describe('other error rows', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await create(modelBody(context.channel.channelID), context.owner.token, '/v1/tenants//campaigns-models');
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual(ERRORS.missingTenantID);
+      const response = await create(modelBody(context.channel.channelID), context.owner.token, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual(ERRORS.missingTenantID);
     });
 
     it('is 401 1003 without a valid operator token, before validation', async () => {
       for (const headers of [{}, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
-        const response = await request(context.platform.servicesUrl, path, { method: 'POST', headers, body: {} });
-        expect(response.status).toBe(401);
-        expect(singleError(response.body)).toEqual(ERRORS.unauthorized);
+        const response = await create({}, undefined, context.tenantID, headers);
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error)).toEqual(ERRORS.unauthorized);
       }
     });
 
     it('is 403 1004 for an operator of another tenant, and for a tenant that does not exist', async () => {
       const outsider = await create(modelBody(context.channel.channelID), context.outsider.token);
-      expect(outsider.status).toBe(403);
-      expect(singleError(outsider.body)).toEqual(ERRORS.forbidden);
-      const unknown = await create(modelBody(context.channel.channelID), context.owner.token, `/v1/tenants/${UNKNOWN_ID}/campaigns-models`);
-      expect(singleError(unknown.body)).toEqual(ERRORS.forbidden);
+      expect(outsider.response.status).toBe(403);
+      expect(singleError(outsider.error)).toEqual(ERRORS.forbidden);
+      const unknown = await create(modelBody(context.channel.channelID), context.owner.token, UNKNOWN_ID);
+      expect(singleError(unknown.error)).toEqual(ERRORS.forbidden);
       expect(context.stub.requests).toHaveLength(0);
     });
 
     it('is 500 5999 when the database fails', async () => {
       const response = await withTableMissing(context.platform.dataSource, 'campaign_models', () => create(modelBody(context.channel.channelID, { campaignModelName: 'broken' })));
-      expect(response.status).toBe(500);
-      expect(singleError(response.body)).toEqual(ERRORS.unknown);
+      expect(response.response.status).toBe(500);
+      expect(singleError(response.error)).toEqual(ERRORS.unknown);
     });
   });
 });

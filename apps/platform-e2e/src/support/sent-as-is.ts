@@ -1,0 +1,8 @@
+/**
+ * The body options of a typed-client call for a body a test sends whatever
+ * the contract says (unknown fields, wrong types, on purpose): an object is
+ * sent as JSON, a string as it is (malformed JSON, a JSON array).
+ */
+export function sentAsIs(body: unknown): { body: never; bodySerializer?: (body: unknown) => unknown } {
+  return typeof body === 'string' ? { body: body as never, bodySerializer: (raw) => raw } : { body: body as never };
+}
