@@ -1,18 +1,20 @@
-import { request, singleError, withTableMissing } from '@platform/testing';
+import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorized, CampaignPlatform, ERRORS, startCampaignPlatform, UNKNOWN_ID } from './campaign-platform';
 
 describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
   let context: CampaignPlatform;
-  let path: string;
   /** Every live model of the tenant, newest first, as the database has them. */
   let all: { id: string; name: string; status: string; created_at: Date }[];
-  const list = (query: Record<string, string> = {}, token = context.owner.token, base = path) =>
-    request(context.platform.servicesUrl, `${base}?${new URLSearchParams(query)}`, { headers: authorized(token) });
+  // Query values as a client types them, valid or not: the contract's types are checked by the server here.
+  const list = (query: Record<string, string> = {}, token: string | null = context.owner.token, tenantID = context.tenantID) =>
+    context.platform.api.services.GET('/v1/tenants/{tenantID}/campaigns-models', {
+      params: { path: { tenantID }, query: query as never },
+      headers: token === null ? {} : authorized(token),
+    });
 
   beforeAll(async () => {
     context = await startCampaignPlatform();
-    path = `/v1/tenants/${context.tenantID}/campaigns-models`;
     const { campaigns, tenantID, channel } = context;
     await campaigns.campaignModels(tenantID, channel.channelID, 12, { prefix: 'order_update', status: 'approved', tags: ['pedidos'] });
     await campaigns.campaignModels(tenantID, channel.channelID, 5, { prefix: 'promo_50_off', status: 'evaluating', type: 'MARKETING', tags: ['promo', 'vip'] });
@@ -36,19 +38,19 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
 
   it('lists the tenant\'s live models, newest first, with exact meta and 206 while more pages exist', async () => {
     const first = await list({ perPage: '10' });
-    expect(first.status).toBe(206);
-    expect(first.body.meta).toEqual({ count: 10, currentPage: 1, hasMore: true, perPage: 10, totalCount: 21, totalPages: 3 });
-    expect(first.body.data.map((model: { campaignModelID: string }) => model.campaignModelID)).toEqual(all.slice(0, 10).map((row) => row.id));
-    expect(first.body.data[0]).toMatchObject({ tenantID: context.tenantID, campaignModelChannelID: context.channel.channelID, campaignModelSlots: expect.any(Object) });
+    expect(first.response.status).toBe(206);
+    expect(first.data!.meta).toEqual({ count: 10, currentPage: 1, hasMore: true, perPage: 10, totalCount: 21, totalPages: 3 });
+    expect(first.data!.data.map((model: { campaignModelID: string }) => model.campaignModelID)).toEqual(all.slice(0, 10).map((row) => row.id));
+    expect(first.data!.data[0]).toMatchObject({ tenantID: context.tenantID, campaignModelChannelID: context.channel.channelID, campaignModelSlots: expect.any(Object) });
     const last = await list({ perPage: '10', page: '3' });
-    expect(last.status).toBe(200);
-    expect(last.body.meta).toEqual({ count: 1, currentPage: 3, hasMore: false, perPage: 10, totalCount: 21, totalPages: 3 });
-    expect(last.body.data.map((model: { campaignModelID: string }) => model.campaignModelID)).toEqual([all[20].id]);
+    expect(last.response.status).toBe(200);
+    expect(last.data!.meta).toEqual({ count: 1, currentPage: 3, hasMore: false, perPage: 10, totalCount: 21, totalPages: 3 });
+    expect(last.data!.data.map((model: { campaignModelID: string }) => model.campaignModelID)).toEqual([all[20].id]);
   });
 
   it('defaults to page 1 of 20', async () => {
     const response = await list();
-    expect(response.body.meta).toEqual({ count: 20, currentPage: 1, hasMore: true, perPage: 20, totalCount: 21, totalPages: 2 });
+    expect(response.data!.meta).toEqual({ count: 20, currentPage: 1, hasMore: true, perPage: 20, totalCount: 21, totalPages: 2 });
   });
 
   it.each([
@@ -60,8 +62,8 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
     const seen: string[] = [];
     for (let page = 1; page <= all.length; page += 1) {
       const response = await list({ perPage: '1', page: String(page), sortField, sortDirection });
-      expect(response.status).toBe(page < all.length ? 206 : 200);
-      seen.push(...response.body.data.map((model: { campaignModelID: string }) => model.campaignModelID));
+      expect(response.response.status).toBe(page < all.length ? 206 : 200);
+      seen.push(...response.data!.data.map((model: { campaignModelID: string }) => model.campaignModelID));
     }
     const byId = [...all].sort((a, b) => (a.id < b.id ? -1 : 1));
     const ascending = sortField === 'createdAt' ? [...all].reverse() : byId;
@@ -72,36 +74,36 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
   it('answers an empty page past the end, up to page 9007199254740991', async () => {
     for (const page of ['4', '9007199254740991']) {
       const response = await list({ perPage: '10', page });
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: [], meta: { count: 0, currentPage: Number(page), hasMore: false, perPage: 10, totalCount: 21, totalPages: 3 } });
+      expect(response.response.status).toBe(200);
+      expect(response.data!).toEqual({ data: [], meta: { count: 0, currentPage: Number(page), hasMore: false, perPage: 10, totalCount: 21, totalPages: 3 } });
     }
   });
 
   it('searches names case-insensitively, with % and _ taken literally', async () => {
     const search = await list({ search: 'ORDER_upd', perPage: '50' });
-    expect(search.body.meta).toMatchObject({ count: 12, totalCount: 12 });
-    expect(search.body.data.every((model: { campaignModelName: string }) => model.campaignModelName.startsWith('order_update_'))).toBe(true);
-    expect((await list({ search: '_50_' })).body.meta.totalCount).toBe(5);
-    expect((await list({ search: '50%' })).body.meta.totalCount).toBe(0);
-    expect((await list({ search: 'order%update' })).body.meta.totalCount).toBe(0);
-    expect((await list({ search: 'otp_code_1' })).body.data.map((model: { campaignModelName: string }) => model.campaignModelName)).toEqual(['otp_code_1']);
-    expect((await list({ search: 'gone' })).body.meta.totalCount).toBe(0);
+    expect(search.data!.meta).toMatchObject({ count: 12, totalCount: 12 });
+    expect(search.data!.data.every((model: { campaignModelName: string }) => model.campaignModelName.startsWith('order_update_'))).toBe(true);
+    expect((await list({ search: '_50_' })).data!.meta.totalCount).toBe(5);
+    expect((await list({ search: '50%' })).data!.meta.totalCount).toBe(0);
+    expect((await list({ search: 'order%update' })).data!.meta.totalCount).toBe(0);
+    expect((await list({ search: 'otp_code_1' })).data!.data.map((model: { campaignModelName: string }) => model.campaignModelName)).toEqual(['otp_code_1']);
+    expect((await list({ search: 'gone' })).data!.meta.totalCount).toBe(0);
   });
 
   it('filters by an allow-list of fields, alone and with a search, with an exact totalCount', async () => {
     const byStatus = await list({ filters: JSON.stringify({ campaignModelStatus: 'refused' }) });
-    expect(byStatus.body.meta).toEqual({ count: 4, currentPage: 1, hasMore: false, perPage: 20, totalCount: 4, totalPages: 1 });
-    expect(byStatus.body.data.every((model: { campaignModelStatus: string }) => model.campaignModelStatus === 'refused')).toBe(true);
+    expect(byStatus.data!.meta).toEqual({ count: 4, currentPage: 1, hasMore: false, perPage: 20, totalCount: 4, totalPages: 1 });
+    expect(byStatus.data!.data.every((model: { campaignModelStatus: string }) => model.campaignModelStatus === 'refused')).toBe(true);
     const anyOf = await list({ filters: JSON.stringify({ campaignModelStatus: ['refused', 'evaluating'] }), perPage: '3', page: '3' });
-    expect(anyOf.body.meta).toEqual({ count: 3, currentPage: 3, hasMore: false, perPage: 3, totalCount: 9, totalPages: 3 });
-    expect((await list({ filters: JSON.stringify({ campaignModelType: 'MARKETING', campaignModelTags: ['vip', 'promo'] }) })).body.meta.totalCount).toBe(5);
-    expect((await list({ filters: JSON.stringify({ campaignModelTags: ['vip', 'pedidos'] }) })).body.meta.totalCount).toBe(0);
-    expect((await list({ filters: JSON.stringify({ campaignModelChannelID: context.channel.channelID.toUpperCase() }) })).body.meta.totalCount).toBe(21);
-    expect((await list({ filters: JSON.stringify({ campaignModelChannel: 'whatsapp', campaignModelStatus: 'approved' }), search: 'update_1' })).body.meta.totalCount).toBe(4);
+    expect(anyOf.data!.meta).toEqual({ count: 3, currentPage: 3, hasMore: false, perPage: 3, totalCount: 9, totalPages: 3 });
+    expect((await list({ filters: JSON.stringify({ campaignModelType: 'MARKETING', campaignModelTags: ['vip', 'promo'] }) })).data!.meta.totalCount).toBe(5);
+    expect((await list({ filters: JSON.stringify({ campaignModelTags: ['vip', 'pedidos'] }) })).data!.meta.totalCount).toBe(0);
+    expect((await list({ filters: JSON.stringify({ campaignModelChannelID: context.channel.channelID.toUpperCase() }) })).data!.meta.totalCount).toBe(21);
+    expect((await list({ filters: JSON.stringify({ campaignModelChannel: 'whatsapp', campaignModelStatus: 'approved' }), search: 'update_1' })).data!.meta.totalCount).toBe(4);
     const [one] = await context.platform.dataSource.query(`SELECT external_id FROM campaign_models WHERE tenant_id = $1 AND name = 'otp_code_3'`, [context.tenantID]);
     const byExternal = await list({ filters: JSON.stringify({ campaignModelExternalID: one.external_id }) });
-    expect(byExternal.body.data.map((model: { campaignModelName: string }) => model.campaignModelName)).toEqual(['otp_code_3']);
-    expect((await list({ filters: '{}' })).body.meta.totalCount).toBe(21);
+    expect(byExternal.data!.data.map((model: { campaignModelName: string }) => model.campaignModelName)).toEqual(['otp_code_3']);
+    expect((await list({ filters: '{}' })).data!.meta.totalCount).toBe(21);
   });
 
   it.each([
@@ -114,14 +116,14 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
     ['an operator object', '{"campaignModelStatus":{"$ne":"approved"}}'],
   ])('refuses filters that are %s (400 1002 naming filters)', async (_, filters) => {
     const response = await list({ filters });
-    expect(response.status).toBe(400);
-    const error = singleError(response.body);
+    expect(response.response.status).toBe(400);
+    const error = singleError(response.error);
     expect(error).toEqual(ERRORS.validation([{ field: 'filters', received: filters, allowed: expect.stringContaining('JSON object with any of: campaignModelStatus') }]));
   });
 
   it('validates every other query parameter, naming each', async () => {
     const response = await list({ page: '0', perPage: '201', sortField: 'name', sortDirection: '0', search: '' });
-    const error = singleError(response.body);
+    const error = singleError(response.error);
     expect({ ...error, fields: (error.fields as { field: string }[]).sort((a, b) => a.field.localeCompare(b.field)) }).toEqual(
       ERRORS.validation([
         { field: 'page', received: '0', allowed: 'integer 1-9007199254740991' },
@@ -132,44 +134,44 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
       ]),
     );
     const unknown = await list({ order: 'asc' });
-    expect(singleError(unknown.body)).toEqual(ERRORS.validation([{ field: 'order', received: 'asc', allowed: 'no such field' }]));
+    expect(singleError(unknown.error)).toEqual(ERRORS.validation([{ field: 'order', received: 'asc', allowed: 'no such field' }]));
   });
 
   it('keeps totalCount exact as models come and go', async () => {
     const { dataSource } = context.platform;
     await context.campaigns.campaignModels(context.tenantID, context.channel.channelID, 3, { prefix: 'transient' });
-    expect((await list()).body.meta.totalCount).toBe(24);
+    expect((await list()).data!.meta.totalCount).toBe(24);
     await dataSource.query(`UPDATE campaign_models SET deleted_at = now() WHERE tenant_id = $1 AND name = 'transient_1'`, [context.tenantID]);
     await dataSource.query(`DELETE FROM campaign_models WHERE tenant_id = $1 AND name = 'transient_2'`, [context.tenantID]);
-    expect((await list()).body.meta.totalCount).toBe(22);
+    expect((await list()).data!.meta.totalCount).toBe(22);
     await dataSource.query(`DELETE FROM campaign_models WHERE tenant_id = $1 AND name LIKE 'transient%'`, [context.tenantID]);
     const [counted] = await dataSource.query('SELECT count(*)::int AS n FROM campaign_models WHERE tenant_id = $1 AND deleted_at IS NULL', [context.tenantID]);
-    expect((await list()).body.meta.totalCount).toBe(counted.n);
+    expect((await list()).data!.meta.totalCount).toBe(counted.n);
   });
 
   it('is empty for a tenant without models', async () => {
     const owner = await context.platform.fixtures.operator();
     const tenant = await context.platform.fixtures.tenant();
     await context.platform.fixtures.membership(tenant, owner.operatorID, 'owner');
-    const response = await list({}, await context.platform.tokenFor(owner.operatorID), `/v1/tenants/${tenant}/campaigns-models`);
-    expect([response.status, response.body]).toEqual([200, { data: [], meta: { count: 0, currentPage: 1, hasMore: false, perPage: 20, totalCount: 0, totalPages: 0 } }]);
+    const response = await list({}, await context.platform.tokenFor(owner.operatorID), tenant);
+    expect([response.response.status, response.data]).toEqual([200, { data: [], meta: { count: 0, currentPage: 1, hasMore: false, perPage: 20, totalCount: 0, totalPages: 0 } }]);
   });
 
   it('answers 400 1001, 400 1002 for the tenantID, 401 1003, 403 1004 and 500 5999 as its rows say', async () => {
-    expect(singleError((await list({}, context.owner.token, '/v1/tenants//campaigns-models')).body)).toEqual(ERRORS.missingTenantID);
-    expect(singleError((await list({}, context.owner.token, '/v1/tenants/x/campaigns-models')).body)).toEqual(
+    expect(singleError((await list({}, context.owner.token, '')).error)).toEqual(ERRORS.missingTenantID);
+    expect(singleError((await list({}, context.owner.token, 'x')).error)).toEqual(
       ERRORS.validation([{ field: 'tenantID', received: 'x', allowed: 'uuid' }]),
     );
-    const anonymous = await request(context.platform.servicesUrl, path);
-    expect([anonymous.status, singleError(anonymous.body)]).toEqual([401, ERRORS.unauthorized]);
-    for (const [token, base] of [
-      [context.outsider.token, path],
-      [context.owner.token, `/v1/tenants/${UNKNOWN_ID}/campaigns-models`],
+    const anonymous = await list({}, null);
+    expect([anonymous.response.status, singleError(anonymous.error)]).toEqual([401, ERRORS.unauthorized]);
+    for (const [token, tenantID] of [
+      [context.outsider.token, context.tenantID],
+      [context.owner.token, UNKNOWN_ID],
     ]) {
-      const response = await list({}, token, base);
-      expect([response.status, singleError(response.body)]).toEqual([403, ERRORS.forbidden]);
+      const response = await list({}, token, tenantID);
+      expect([response.response.status, singleError(response.error)]).toEqual([403, ERRORS.forbidden]);
     }
     const broken = await withTableMissing(context.platform.dataSource, 'campaign_model_counts', () => list());
-    expect([broken.status, singleError(broken.body)]).toEqual([500, ERRORS.unknown]);
+    expect([broken.response.status, singleError(broken.error)]).toEqual([500, ERRORS.unknown]);
   });
 });
