@@ -1,16 +1,15 @@
-import { request, singleError } from '@platform/testing';
+import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APP_SECRET, authorized, CampaignPlatform, ERRORS, modelBody, readModelUntil, startCampaignPlatform } from './campaign-platform';
 
 describe('template submission in the background, and status sync by webhook', () => {
   let context: CampaignPlatform;
-  let path: string;
   let webhookUrl: string;
   const create = (name: string) =>
-    request(context.platform.servicesUrl, path, {
-      method: 'POST',
+    context.platform.api.services.POST('/v1/tenants/{tenantID}/campaigns-models', {
+      params: { path: { tenantID: context.tenantID } },
       headers: authorized(context.owner.token),
-      body: modelBody(context.channel.channelID, { campaignModelName: name }),
+      body: modelBody(context.channel.channelID, { campaignModelName: name }) as never,
     });
   const attemptsOf = async (campaignModelID: string) =>
     Number((await context.platform.dataSource.query('SELECT submission_attempts FROM campaign_models WHERE id = $1', [campaignModelID]))[0].submission_attempts);
@@ -31,7 +30,6 @@ describe('template submission in the background, and status sync by webhook', ()
 
   beforeAll(async () => {
     context = await startCampaignPlatform();
-    path = `/v1/tenants/${context.tenantID}/campaigns-models`;
     webhookUrl = `${context.platform.servicesUrl}/v1/webhooks/whatsapp`;
   });
   beforeEach(() => context.stub.reset());
@@ -41,10 +39,10 @@ describe('template submission in the background, and status sync by webhook', ()
     it('keeps a model the provider could not take, retries until it is accepted, and submits it once', async () => {
       context.stub.mode = 'down';
       const response = await create('Down then back');
-      expect(response.status).toBe(200);
-      const model = response.body.campaignModel;
+      expect(response.response.status).toBe(200);
+      const model = response.data!.campaignModel;
       expect(model).toMatchObject({ campaignModelName: 'down_then_back', campaignModelStatus: 'awaiting_submission', campaignModelExternalID: null, evaluatingAt: null });
-      expect(new Date(model.processingAt).toISOString()).toBe(model.processingAt);
+      expect(new Date(model.processingAt!).toISOString()).toBe(model.processingAt);
 
       // Let the background job fail against the still-down provider at least once more.
       for (let attempt = 0; attempt < 60 && (await attemptsOf(model.campaignModelID)) < 2; attempt += 1) {
@@ -65,10 +63,10 @@ describe('template submission in the background, and status sync by webhook', ()
     it('adopts the template an unanswered attempt created instead of creating it twice', async () => {
       context.stub.mode = 'accept-then-hang';
       const response = await create('Lost answer');
-      expect(response.body.campaignModel.campaignModelStatus).toBe('awaiting_submission');
+      expect(response.data!.campaignModel.campaignModelStatus).toBe('awaiting_submission');
       const [created] = [...context.stub.templates.values()];
       context.stub.mode = 'accept';
-      const adopted = await readModelUntil(context, response.body.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      const adopted = await readModelUntil(context, response.data!.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
       expect(adopted).toMatchObject({ campaignModelStatus: 'evaluating', campaignModelExternalID: created.id });
       expect(context.stub.templates.size).toBe(1);
       expect(context.stub.requests.some((sent) => sent.method === 'GET')).toBe(true);
@@ -78,10 +76,10 @@ describe('template submission in the background, and status sync by webhook', ()
       const accepted = await create('Settled accepted');
       context.stub.mode = 'refuse';
       const refused = await create('Settled refused');
-      expect(accepted.body.campaignModel.campaignModelStatus).toBe('evaluating');
-      expect(refused.body.campaignModel.campaignModelStatus).toBe('refused');
-      await jobsSettled(accepted.body.campaignModel.campaignModelID);
-      await jobsSettled(refused.body.campaignModel.campaignModelID);
+      expect(accepted.data!.campaignModel.campaignModelStatus).toBe('evaluating');
+      expect(refused.data!.campaignModel.campaignModelStatus).toBe('refused');
+      await jobsSettled(accepted.data!.campaignModel.campaignModelID);
+      await jobsSettled(refused.data!.campaignModel.campaignModelID);
       expect(context.stub.createRequests()).toHaveLength(2);
     });
 
@@ -89,7 +87,7 @@ describe('template submission in the background, and status sync by webhook', ()
       context.stub.mode = 'down';
       const response = await create('Refused later');
       context.stub.mode = 'refuse';
-      const refused = await readModelUntil(context, response.body.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      const refused = await readModelUntil(context, response.data!.campaignModel.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
       expect(refused).toMatchObject({ campaignModelStatus: 'refused', __campaignModelErrorCode: 2388299 });
       expect(new Date(refused.refusedAt).toISOString()).toBe(refused.refusedAt);
     });
@@ -98,10 +96,15 @@ describe('template submission in the background, and status sync by webhook', ()
   describe('status webhook', () => {
     async function evaluatingModel(name: string): Promise<{ campaignModelID: string; externalID: string }> {
       const response = await create(name);
-      return { campaignModelID: response.body.campaignModel.campaignModelID, externalID: response.body.campaignModel.campaignModelExternalID };
+      return { campaignModelID: response.data!.campaignModel.campaignModelID, externalID: response.data!.campaignModel.campaignModelExternalID! };
     }
     const read = async (campaignModelID: string) =>
-      (await request(context.platform.servicesUrl, `${path}/${campaignModelID}`, { headers: authorized(context.owner.token) })).body.campaignModel;
+      (
+        await context.platform.api.services.GET('/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}', {
+          params: { path: { tenantID: context.tenantID, campaignModelID } },
+          headers: authorized(context.owner.token),
+        })
+      ).data!.campaignModel;
 
     it('applies a signed APPROVED update with the provider\'s event time, once however often it is delivered', async () => {
       const model = await evaluatingModel('Webhook approved');
@@ -125,8 +128,10 @@ describe('template submission in the background, and status sync by webhook', ()
       const refused = await handshake('subscribe-token-wrong');
       expect(refused.status).toBe(403);
       expect(singleError(await refused.json()).error_code).toBe(1004);
-      const malformed = await request(context.platform.servicesUrl, '/v1/webhooks/whatsapp?hub.mode=unsubscribe&hub.challenge=1');
-      expect(singleError(malformed.body).fields).toEqual([
+      const malformed = await context.platform.api.services.GET('/v1/webhooks/whatsapp', {
+        params: { query: { 'hub.mode': 'unsubscribe', 'hub.challenge': '1' } as never },
+      });
+      expect(singleError(malformed.error).fields).toEqual([
         { field: 'hub.mode', received: 'unsubscribe', allowed: 'one of: subscribe' },
         { field: 'hub.verify_token', received: 'undefined', allowed: 'string of 1-256 characters' },
       ]);

@@ -1,4 +1,4 @@
-import { CampaignFixtures, MessagingChannelFixture, request, WhatsAppTemplateStub } from '@platform/testing';
+import { CampaignFixtures, MessagingChannelFixture, WhatsAppTemplateStub } from '@platform/testing';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 export const APP_SECRET = 'test-app-secret-0123456789';
@@ -104,10 +104,11 @@ export async function readModelUntil(
 ): Promise<Record<string, any>> {
   let model: Record<string, any> = {};
   for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const response = await request(context.platform.servicesUrl, `/v1/tenants/${context.tenantID}/campaigns-models/${campaignModelID}`, {
+    const { data } = await context.platform.api.services.GET('/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}', {
+      params: { path: { tenantID: context.tenantID, campaignModelID } },
       headers: authorized(context.owner.token),
     });
-    model = response.body.campaignModel;
+    model = data!.campaignModel;
     if (done(model)) return model;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
