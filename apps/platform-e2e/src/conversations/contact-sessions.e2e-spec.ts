@@ -1,11 +1,10 @@
-import { ConversationFixtures, PluginConnectionFixture, PluginFixture, request, singleError, withTableMissing } from '@platform/testing';
+import { ServicesApi } from '@platform/api-client';
+import { ConversationFixtures, PluginConnectionFixture, PluginFixture, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { queryAsSent } from '../support/sent-as-is';
 
-interface Session {
-  sessionID: string;
-  sessionListed: boolean;
-}
+type Session = ServicesApi.components['schemas']['SessionDto'];
 
 const FORBIDDEN = { statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' };
 const minutesAgo = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - minutes * 60_000);
@@ -28,7 +27,10 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
   let everyInOrder: string[];
 
   const list = (authorization: string, query = '', contact = contactID, tenant = tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenant}/contacts/${contact}/sessions${query}`, { headers: { authorization } });
+    platform.api.services.GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+      params: { path: { tenantID: tenant, contactID: contact }, query: queryAsSent(query) },
+      headers: { authorization },
+    });
   const idsOf = (body: { data: Session[] }) => body.data.map((session) => session.sessionID);
 
   beforeAll(async () => {
@@ -107,32 +109,32 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
 
   it('lists a plugin connection every session, most recently active first, ties by id', async () => {
     const response = await list(connection.authorization, '?perPage=50');
-    expect(response.status).toBe(200);
-    expect(idsOf(response.body)).toEqual(everyInOrder);
-    expect(response.body.meta).toEqual({ currentPage: 1, hasMore: false, perPage: 50, totalCount: 8 });
+    expect(response.response.status).toBe(200);
+    expect(idsOf(response.data!)).toEqual(everyInOrder);
+    expect(response.data!.meta).toEqual({ currentPage: 1, hasMore: false, perPage: 50, totalCount: 8 });
   });
 
   it('lists an installed plugin every session too', async () => {
     const response = await list(plugin.authorization, '?perPage=50');
-    expect(idsOf(response.body)).toEqual(everyInOrder);
-    expect(response.body.meta.totalCount).toBe(8);
+    expect(idsOf(response.data!)).toEqual(everyInOrder);
+    expect(response.data!.meta.totalCount).toBe(8);
   });
 
   it('lists an operator the listed sessions and the unlisted ones assigned to them or joined by them', async () => {
     const owner = await list(ownerToken);
     const hiddenFromOwner = [sessions.unlistedNobody];
-    expect(idsOf(owner.body)).toEqual(everyInOrder.filter((id) => !hiddenFromOwner.includes(id)));
-    expect(owner.body.meta).toEqual({ currentPage: 1, hasMore: false, perPage: 20, totalCount: 7 });
+    expect(idsOf(owner.data!)).toEqual(everyInOrder.filter((id) => !hiddenFromOwner.includes(id)));
+    expect(owner.data!.meta).toEqual({ currentPage: 1, hasMore: false, perPage: 20, totalCount: 7 });
 
     const member = await list(memberToken);
     const hiddenFromMember = [sessions.unlistedNobody, sessions.unlistedOwner];
-    expect(idsOf(member.body)).toEqual(everyInOrder.filter((id) => !hiddenFromMember.includes(id)));
-    expect(member.body.meta.totalCount).toBe(6);
+    expect(idsOf(member.data!)).toEqual(everyInOrder.filter((id) => !hiddenFromMember.includes(id)));
+    expect(member.data!.meta.totalCount).toBe(6);
   });
 
   it('carries every field, the last message (by time, then id) and the summary where one exists', async () => {
     const response = await list(ownerToken, '?perPage=50');
-    const byID = new Map<string, Record<string, unknown>>(response.body.data.map((session: Session) => [session.sessionID, session]));
+    const byID = new Map(response.data!.data.map((session) => [session.sessionID, session] as const));
     const lastOfOld = await platform.dataSource.query(`SELECT id FROM messages WHERE session_id = $1 AND key = 'template'`, [sessions.old]);
     expect(byID.get(sessions.old)).toEqual({
       sessionID: sessions.old,
@@ -168,26 +170,26 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
   it('walks pages of one session to the same list as one big page, 206 until the last', async () => {
     for (const authorization of [ownerToken, memberToken, connection.authorization]) {
       const all = await list(authorization, '?perPage=50');
-      const total = all.body.meta.totalCount;
+      const total = all.data!.meta.totalCount;
       const walked: string[] = [];
       for (let page = 1; page <= total; page += 1) {
         const response = await list(authorization, `?perPage=1&page=${page}`);
-        expect(response.status).toBe(page === total ? 200 : 206);
-        expect(response.body.meta).toEqual({ currentPage: page, hasMore: page < total, perPage: 1, totalCount: total });
-        walked.push(...idsOf(response.body));
+        expect(response.response.status).toBe(page === total ? 200 : 206);
+        expect(response.data!.meta).toEqual({ currentPage: page, hasMore: page < total, perPage: 1, totalCount: total });
+        walked.push(...idsOf(response.data!));
       }
-      expect(walked).toEqual(idsOf(all.body));
+      expect(walked).toEqual(idsOf(all.data!));
     }
     const middle = await list(connection.authorization, '?perPage=3&page=2');
-    expect(middle.status).toBe(206);
-    expect(idsOf(middle.body)).toEqual(everyInOrder.slice(3, 6));
+    expect(middle.response.status).toBe(206);
+    expect(idsOf(middle.data!)).toEqual(everyInOrder.slice(3, 6));
   });
 
   it('answers a page past the end empty, up to the largest page number', async () => {
     for (const page of [2, Number.MAX_SAFE_INTEGER]) {
       const response = await list(ownerToken, `?page=${page}&perPage=50`);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: [], meta: { currentPage: page, hasMore: false, perPage: 50, totalCount: 7 } });
+      expect(response.response.status).toBe(200);
+      expect(response.data!).toEqual({ data: [], meta: { currentPage: page, hasMore: false, perPage: 50, totalCount: 7 } });
     }
   });
 
@@ -195,27 +197,27 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
     const foreignContact = await conversations.contact(otherTenantID);
     for (const contact of ['5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f', foreignContact]) {
       const response = await list(ownerToken, '', contact);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ data: [], meta: { currentPage: 1, hasMore: false, perPage: 20, totalCount: 0 } });
+      expect(response.response.status).toBe(200);
+      expect(response.data!).toEqual({ data: [], meta: { currentPage: 1, hasMore: false, perPage: 20, totalCount: 0 } });
     }
   });
 
   it('follows a new message: the session moves to the top and totals stay exact', async () => {
     await conversations.message(tenantID, sessions.old, { value: 'voltei' });
     const response = await list(memberToken);
-    expect(idsOf(response.body)[0]).toBe(sessions.old);
-    expect(response.body.data[0].lastMessage.messageValue).toBe('voltei');
+    expect(idsOf(response.data!)[0]).toBe(sessions.old);
+    expect(response.data!.data[0].lastMessage!.messageValue).toBe('voltei');
     await platform.dataSource.query('UPDATE sessions SET listed = true WHERE id = $1', [sessions.unlistedOwner]);
-    expect((await list(memberToken)).body.meta.totalCount).toBe(7);
+    expect((await list(memberToken)).data!.meta.totalCount).toBe(7);
     await platform.dataSource.query('UPDATE sessions SET listed = false WHERE id = $1', [sessions.unlistedOwner]);
-    expect((await list(memberToken)).body.meta.totalCount).toBe(6);
+    expect((await list(memberToken)).data!.meta.totalCount).toBe(6);
   });
 
   describe('errors', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, `/v1/tenants//contacts/${contactID}/sessions`, { headers: { authorization: ownerToken } });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await list(ownerToken, '', contactID, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('is 400 1002 naming each invalid parameter', async () => {
@@ -227,8 +229,8 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
       ];
       for (const [tenant, contact, query, fields] of cases) {
         const response = await list(ownerToken, query, contact, tenant);
-        expect(response.status).toBe(400);
-        expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
       }
     });
 
@@ -236,8 +238,8 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
       const wrongToken = `Plugin ${Buffer.from(`${plugin.pluginID}:wrong`).toString('base64')}`;
       for (const authorization of ['', 'Bearer nope', wrongToken]) {
         const response = await list(authorization);
-        expect(response.status).toBe(401);
-        expect(singleError(response.body).error_code).toBe(1003);
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error).error_code).toBe(1003);
       }
     });
 
@@ -247,25 +249,25 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
       const foreignConnection = await platform.fixtures.connection(otherTenantID, plugin.pluginID);
       for (const authorization of [outsiderToken, strangerPlugin.authorization, foreignConnection.authorization]) {
         const response = await list(authorization);
-        expect(response.status).toBe(403);
-        expect(singleError(response.body)).toEqual(FORBIDDEN);
+        expect(response.response.status).toBe(403);
+        expect(singleError(response.error)).toEqual(FORBIDDEN);
       }
       const unknownTenant = await list(ownerToken, '', contactID, '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
-      expect(unknownTenant.status).toBe(403);
-      expect(singleError(unknownTenant.body)).toEqual(FORBIDDEN);
+      expect(unknownTenant.response.status).toBe(403);
+      expect(singleError(unknownTenant.error)).toEqual(FORBIDDEN);
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'session_summaries', async () => {
         const response = await list(ownerToken);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({
           statusCode: 500,
           error: 'UnknownError',
           error_code: 5999,
           message: 'For some unknown reason your request has not succeeded.',
         });
-        expect(JSON.stringify(response.body)).not.toContain('summar');
+        expect(JSON.stringify(response.error)).not.toContain('summar');
       });
     });
   });

@@ -6,3 +6,8 @@
 export function sentAsIs(body: unknown): { body: never; bodySerializer?: (body: unknown) => unknown } {
   return typeof body === 'string' ? { body: body as never, bodySerializer: (raw) => raw } : { body: body as never };
 }
+
+/** A query string as a test writes it (`?perPage=3&page=2`, values valid or not), as the typed client's query object. */
+export function queryAsSent(query: string): never {
+  return Object.fromEntries(new URLSearchParams(query)) as never;
+}
