@@ -1,6 +1,7 @@
-import { ConversationFixtures, request, singleError, withTableMissing } from '@platform/testing';
+import { ConversationFixtures, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { queryAsSent } from '../support/sent-as-is';
 
 interface Shortcut {
   shortcutID: string;
@@ -25,7 +26,10 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
   const bangs = new Map<string, string>();
 
   const list = async (token: string, query = '', tenant = tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenant}/operators/shortcuts${query}`, { headers: { authorization: `Bearer ${token}` } });
+    platform.api.services.GET('/v1/tenants/{tenantID}/operators/shortcuts', {
+      params: { path: { tenantID: tenant }, query: queryAsSent(query) },
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   /** The ids of shortcuts with these bangs, ties in id order (the list's order for equal bangs). */
   const idsOf = (...wanted: string[][]) =>
@@ -77,17 +81,17 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
 
   it('lists personal shortcuts first, then company-wide ones, each by bang ignoring case and accents, then by id', async () => {
     const response = await list(ownerToken, '?perPage=200');
-    expect(response.status).toBe(200);
-    const ids = response.body.data.map((shortcut: Shortcut) => shortcut.shortcutID);
+    expect(response.response.status).toBe(200);
+    const ids = response.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID);
     expect(ids).toEqual(
       idsOf(['abacate'], ['Ábaco'], ['ola', 'Olá'], ['zebra'], ['acao', 'Ação'], ['back\\slash'], ['Bom dia'], ['Émile'], ['eve'], ['under_score'], ['underXscore']),
     );
-    expect(response.body.meta).toEqual({ count: 13, currentPage: 1, hasMore: false, perPage: 200, totalCount: 13, totalPages: 1 });
+    expect(response.data!.meta).toEqual({ count: 13, currentPage: 1, hasMore: false, perPage: 200, totalCount: 13, totalPages: 1 });
   });
 
   it('answers every field of a shortcut', async () => {
     const response = await list(ownerToken, '?search=bom%20dia');
-    expect(response.body.data).toEqual([
+    expect(response.data!.data).toEqual([
       {
         shortcutID: expect.any(String),
         tenantID,
@@ -107,105 +111,105 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
     const queries = ['', '?scope=user-based', '?scope=tenant-based', '?search=segredo', '?search=PRIVADO', '?search=membro&scope=user-based', '?search=50%25'];
     for (const query of queries) {
       const response = await list(ownerToken, `${query}${query ? '&' : '?'}perPage=200`);
-      expect(response.status).toBe(200);
-      const owners = response.body.data.filter((shortcut: Shortcut) => shortcut.shortcutScope === 'user-based').map((shortcut: Shortcut) => shortcut.operatorID);
+      expect(response.response.status).toBe(200);
+      const owners = response.data!.data.filter((shortcut: Shortcut) => shortcut.shortcutScope === 'user-based').map((shortcut: Shortcut) => shortcut.operatorID);
       expect(owners.every((operatorID: string) => operatorID === ownerID), query).toBe(true);
-      expect(JSON.stringify(response.body), query).not.toContain('membro');
+      expect(JSON.stringify(response.data!), query).not.toContain('membro');
     }
     const member = await list(memberToken, '?scope=user-based');
-    expect(member.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['50% member', 'segredo do membro']);
+    expect(member.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['50% member', 'segredo do membro']);
   });
 
   it('filters by scope', async () => {
     const personal = await list(ownerToken, '?scope=user-based');
-    expect(personal.body.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['abacate'], ['Ábaco'], ['ola', 'Olá'], ['zebra']));
-    expect(personal.body.meta.totalCount).toBe(5);
+    expect(personal.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['abacate'], ['Ábaco'], ['ola', 'Olá'], ['zebra']));
+    expect(personal.data!.meta.totalCount).toBe(5);
     const company = await list(memberToken, '?scope=tenant-based');
-    expect(company.body.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(
+    expect(company.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(
       idsOf(['acao', 'Ação'], ['back\\slash'], ['Bom dia'], ['Émile'], ['eve'], ['under_score'], ['underXscore']),
     );
-    expect(company.body.meta.totalCount).toBe(8);
+    expect(company.data!.meta.totalCount).toBe(8);
   });
 
   it('searches the bang and the preview, case-insensitively, in list order', async () => {
     const byBang = await list(ownerToken, '?search=ABA');
-    expect(byBang.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['abacate']);
-    expect(byBang.body.meta).toEqual({ count: 1, currentPage: 1, hasMore: false, perPage: 20, totalCount: 1, totalPages: 1 });
+    expect(byBang.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['abacate']);
+    expect(byBang.data!.meta).toEqual({ count: 1, currentPage: 1, hasMore: false, perPage: 20, totalCount: 1, totalPages: 1 });
     // Case-insensitive beyond ASCII, but accents count: "ÁBA" finds "Ábaco", "ABA" does not.
     const accented = await list(ownerToken, `?search=${encodeURIComponent('ÁBA')}`);
-    expect(accented.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['Ábaco']);
+    expect(accented.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['Ábaco']);
     const byPreview = await list(ownerToken, '?search=promo%C3%87%C3%83o');
-    expect(byPreview.body.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['acao', 'Ação']));
+    expect(byPreview.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['acao', 'Ação']));
     const both = await list(ownerToken, '?search=ola&scope=user-based');
-    expect(both.body.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['ola']));
+    expect(both.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID)).toEqual(idsOf(['ola']));
   });
 
   it('takes % and _ and \\ in a search as plain characters', async () => {
     const percent = await list(ownerToken, `?search=${encodeURIComponent('50%')}`);
-    expect(percent.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['Ação']);
+    expect(percent.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['Ação']);
     const underscore = await list(ownerToken, '?search=_');
-    expect(underscore.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['under_score']);
+    expect(underscore.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['under_score']);
     const backslash = await list(ownerToken, `?search=${encodeURIComponent('k\\s')}`);
-    expect(backslash.body.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['back\\slash']);
+    expect(backslash.data!.data.map((shortcut: Shortcut) => shortcut.shortcutBang)).toEqual(['back\\slash']);
     const nothing = await list(ownerToken, '?search=%25%25%25');
-    expect(nothing).toMatchObject({ status: 200, body: { data: [], meta: { totalCount: 0, totalPages: 0, hasMore: false, count: 0 } } });
+    expect({ status: nothing.response.status, body: nothing.data }).toMatchObject({ status: 200, body: { data: [], meta: { totalCount: 0, totalPages: 0, hasMore: false, count: 0 } } });
   });
 
   it('walks pages of one shortcut to the same list as one big page, 206 until the last', async () => {
     for (const query of ['', '&scope=tenant-based', '&search=a']) {
       const all = await list(ownerToken, `?perPage=200${query}`);
       const walked: string[] = [];
-      for (let page = 1; page <= all.body.meta.totalCount; page += 1) {
+      for (let page = 1; page <= all.data!.meta.totalCount; page += 1) {
         const response = await list(ownerToken, `?perPage=1&page=${page}${query}`);
-        const last = page === all.body.meta.totalCount;
-        expect(response.status).toBe(last ? 200 : 206);
-        expect(response.body.meta).toEqual({
+        const last = page === all.data!.meta.totalCount;
+        expect(response.response.status).toBe(last ? 200 : 206);
+        expect(response.data!.meta).toEqual({
           count: 1,
           currentPage: page,
           hasMore: !last,
           perPage: 1,
-          totalCount: all.body.meta.totalCount,
-          totalPages: all.body.meta.totalCount,
+          totalCount: all.data!.meta.totalCount,
+          totalPages: all.data!.meta.totalCount,
         });
-        walked.push(response.body.data[0].shortcutID);
+        walked.push(response.data!.data[0].shortcutID);
       }
-      expect(walked, query).toEqual(all.body.data.map((shortcut: Shortcut) => shortcut.shortcutID));
+      expect(walked, query).toEqual(all.data!.data.map((shortcut: Shortcut) => shortcut.shortcutID));
     }
   });
 
   it('answers a page across the personal and company-wide parts', async () => {
     const all = await list(ownerToken, '?perPage=200');
     const page = await list(ownerToken, '?perPage=3&page=2');
-    expect(page.status).toBe(206);
-    expect(page.body.data).toEqual(all.body.data.slice(3, 6));
-    expect(page.body.meta).toEqual({ count: 3, currentPage: 2, hasMore: true, perPage: 3, totalCount: 13, totalPages: 5 });
+    expect(page.response.status).toBe(206);
+    expect(page.data!.data).toEqual(all.data!.data.slice(3, 6));
+    expect(page.data!.meta).toEqual({ count: 3, currentPage: 2, hasMore: true, perPage: 3, totalCount: 13, totalPages: 5 });
   });
 
   it('answers a page past the end empty, up to the largest page number', async () => {
     for (const query of ['?page=3&perPage=10', '?page=9007199254740991&perPage=200', '?page=9007199254740991&search=a']) {
       const response = await list(ownerToken, query);
-      expect(response.status, query).toBe(200);
-      expect(response.body.data).toEqual([]);
-      expect(response.body.meta).toMatchObject({ count: 0, hasMore: false });
+      expect(response.response.status, query).toBe(200);
+      expect(response.data!.data).toEqual([]);
+      expect(response.data!.meta).toMatchObject({ count: 0, hasMore: false });
     }
   });
 
   it('keeps totalCount exact as shortcuts come and go', async () => {
-    const before = (await list(memberToken)).body.meta.totalCount;
+    const before = (await list(memberToken)).data!.meta.totalCount;
     const added = await conversations.shortcut(tenantID, { scope: 'tenant-based', operatorID: ownerID, bang: 'temporário' });
     const personal = await conversations.shortcut(tenantID, { scope: 'user-based', operatorID: memberID, bang: 'meu' });
-    expect((await list(memberToken)).body.meta.totalCount).toBe(before + 2);
+    expect((await list(memberToken)).data!.meta.totalCount).toBe(before + 2);
     await platform.dataSource.query(`UPDATE shortcuts SET scope = 'user-based' WHERE id = $1`, [added]);
-    expect((await list(memberToken)).body.meta.totalCount).toBe(before + 1);
+    expect((await list(memberToken)).data!.meta.totalCount).toBe(before + 1);
     await platform.dataSource.query('DELETE FROM shortcuts WHERE id = ANY ($1)', [[added, personal]]);
-    expect((await list(memberToken)).body.meta.totalCount).toBe(before);
+    expect((await list(memberToken)).data!.meta.totalCount).toBe(before);
   });
 
   describe('errors', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, '/v1/tenants//operators/shortcuts', { headers: { authorization: `Bearer ${ownerToken}` } });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await list(ownerToken, '', '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('is 400 1002 naming each invalid parameter', async () => {
@@ -223,21 +227,22 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
       ];
       for (const [tenant, query, fields] of cases) {
         const response = await list(ownerToken, query, tenant);
-        expect(response.status, query).toBe(400);
-        expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
+        expect(response.response.status, query).toBe(400);
+        expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
       }
-      expect((await list(ownerToken, `?search=${'á'.repeat(120)}`)).status).toBe(200);
+      expect((await list(ownerToken, `?search=${'á'.repeat(120)}`)).response.status).toBe(200);
     });
 
     it('is 401 1003 without a token, with a bad token, or with plugin credentials', async () => {
       const plugin = await platform.fixtures.plugin();
       const connection = await platform.fixtures.connection(tenantID, plugin.pluginID);
       for (const authorization of [undefined, 'Bearer not.a.jwt', plugin.authorization, connection.authorization]) {
-        const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, {
+        const response = await platform.api.services.GET('/v1/tenants/{tenantID}/operators/shortcuts', {
+          params: { path: { tenantID } },
           headers: authorization ? { authorization } : {},
         });
-        expect(response.status).toBe(401);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error)).toEqual({
           statusCode: 401,
           error: 'UnauthorizedError',
           error_code: 1003,
@@ -248,24 +253,24 @@ describe('GET /v1/tenants/:tenantID/operators/shortcuts (operation 7)', () => {
 
     it('is 403 1004 for an operator outside the tenant, and for a tenant that does not exist', async () => {
       const outsider = await list(outsiderToken);
-      expect(outsider.status).toBe(403);
-      expect(singleError(outsider.body)).toEqual(FORBIDDEN);
+      expect(outsider.response.status).toBe(403);
+      expect(singleError(outsider.error)).toEqual(FORBIDDEN);
       const unknown = await list(ownerToken, '', '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
-      expect(unknown.status).toBe(403);
-      expect(singleError(unknown.body)).toEqual(FORBIDDEN);
+      expect(unknown.response.status).toBe(403);
+      expect(singleError(unknown.error)).toEqual(FORBIDDEN);
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'shortcut_counts', async () => {
         const response = await list(ownerToken);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({
           statusCode: 500,
           error: 'UnknownError',
           error_code: 5999,
           message: 'For some unknown reason your request has not succeeded.',
         });
-        expect(JSON.stringify(response.body)).not.toContain('shortcut');
+        expect(JSON.stringify(response.error)).not.toContain('shortcut');
       });
     });
   });
