@@ -1,4 +1,4 @@
-import { ConversationFixtures, request, singleError, withTableMissing } from '@platform/testing';
+import { ConversationFixtures, singleError, withTableMissing } from '@platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -24,8 +24,9 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
   let outsiderToken: string;
   const made: Made[] = [];
 
-  const counts = async (operatorID: string, tenant = tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenant}/notifications`, { headers: { authorization: `Bearer ${await platform.tokenFor(operatorID)}` } });
+  const countsWith = (headers: Record<string, string>, tenant = tenantID) =>
+    platform.api.services.GET('/v1/tenants/{tenantID}/notifications', { params: { path: { tenantID: tenant } }, headers });
+  const counts = async (operatorID: string, tenant = tenantID) => countsWith({ authorization: `Bearer ${await platform.tokenFor(operatorID)}` }, tenant);
 
   /** The counts the endpoint should answer, done here from what the test made. */
   const expected = (operatorID: string, tenant = tenantID) => {
@@ -81,17 +82,17 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
   it('answers each operator\'s unread counts by category, equal to counting the notifications', async () => {
     for (const operatorID of operatorIDs) {
       const response = await counts(operatorID);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual(expected(operatorID));
+      expect(response.response.status).toBe(200);
+      expect(response.data!).toEqual(expected(operatorID));
     }
     expect(Object.keys(expected(operatorIDs[0]))).toEqual(expect.arrayContaining([inboxIDs[0], inboxIDs[1], 'mention', 'assignment', 'system']));
   });
 
   it('counts per tenant: the same operator elsewhere has other counts', async () => {
     const response = await counts(operatorIDs[0], otherTenantID);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual(expected(operatorIDs[0], otherTenantID));
-    expect(Object.keys(response.body).length).toBeGreaterThan(0);
+    expect(response.response.status).toBe(200);
+    expect(response.data!).toEqual(expected(operatorIDs[0], otherTenantID));
+    expect(Object.keys(response.data!).length).toBeGreaterThan(0);
   });
 
   it('follows reads, new notifications and deletions', async () => {
@@ -107,7 +108,7 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
     made.push({ id, tenantID, operatorID, key: 'mention', read: false });
 
     const response = await counts(operatorID);
-    expect(response.body).toEqual(expected(operatorID));
+    expect(response.data!).toEqual(expected(operatorID));
   });
 
   it('answers an empty object to an operator with nothing unread', async () => {
@@ -115,23 +116,21 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
     await platform.fixtures.membership(tenantID, quiet.operatorID, 'member');
     await conversations.notification(tenantID, { operatorID: quiet.operatorID, category: 'system', read: true });
     const response = await counts(quiet.operatorID);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({});
+    expect(response.response.status).toBe(200);
+    expect(response.data!).toEqual({});
   });
 
   describe('errors', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, '/v1/tenants//notifications', {
-        headers: { authorization: `Bearer ${await platform.tokenFor(operatorIDs[0])}` },
-      });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await counts(operatorIDs[0], '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('is 400 1002 for a malformed tenantID', async () => {
       const response = await counts(operatorIDs[0], 'not-a-uuid');
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({
         statusCode: 400,
         error: 'RequestValidationError',
         error_code: 1002,
@@ -144,35 +143,35 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
       const plugin = await platform.fixtures.plugin();
       await platform.fixtures.connection(tenantID, plugin.pluginID);
       for (const headers of [{}, { authorization: plugin.authorization }] as Record<string, string>[]) {
-        const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers });
-        expect(response.status).toBe(401);
-        expect(singleError(response.body).error_code).toBe(1003);
+        const response = await countsWith(headers);
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error).error_code).toBe(1003);
       }
     });
 
     it('is 403 1004 for an operator who does not belong to the tenant', async () => {
-      const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/notifications`, { headers: { authorization: `Bearer ${outsiderToken}` } });
-      expect(response.status).toBe(403);
-      expect(singleError(response.body)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+      const response = await countsWith({ authorization: `Bearer ${outsiderToken}` });
+      expect(response.response.status).toBe(403);
+      expect(singleError(response.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
     });
 
     it('is 404 1062 for a tenant that does not exist', async () => {
       const response = await counts(operatorIDs[0], '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
-      expect(response.status).toBe(404);
-      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+      expect(response.response.status).toBe(404);
+      expect(singleError(response.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'notification_unread_counts', async () => {
         const response = await counts(operatorIDs[0]);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({
           statusCode: 500,
           error: 'UnknownError',
           error_code: 5999,
           message: 'For some unknown reason your request has not succeeded.',
         });
-        expect(JSON.stringify(response.body)).not.toContain('notification');
+        expect(JSON.stringify(response.error)).not.toContain('notification');
       });
     });
   });
