@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IssueTraceTokens } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { request, singleError, withTableMissing } from '@platform/testing';
+import { singleError, withTableMissing } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
   const base = Date.parse('2026-11-20T13:00:00.000Z');
 
   const discover = (authorization: string, sessionID = scene.sessionID, tenantID = scene.tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/sessions/${sessionID}/processing-traces`, { headers: { authorization } });
+    platform.api.services.GET('/v1/tenants/{tenantID}/sessions/{sessionID}/processing-traces', { params: { path: { tenantID, sessionID } }, headers: { authorization } });
 
   /** A fresh tenant scene with its own providers, so each test sees exactly the providers it installs. */
   const freshScene = async () => traceScene(platform);
@@ -56,12 +56,12 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
       .add({ sessionID: local.sessionID, messageID: scene.messageIDs[0], messageFingerprint: 'x', traceRef: 'c-foreign', startedAt: at(base, 0), durationMs: 1, status: 'succeeded', stepCount: 1 });
 
     const response = await discover(local.memberToken, local.sessionID, local.tenantID);
-    expect(response.status).toBe(200);
+    expect(response.response.status).toBe(200);
     const sources = [
       { source: intent.urn, name: intent.name, status: 'ready', traceRef: 'session-at-intent' },
       { source: crm.urn, name: crm.name, status: 'ready', traceRef: '' },
     ].sort((left, right) => (left.source < right.source ? -1 : 1));
-    expect(response.body).toEqual({
+    expect(response.data!).toEqual({
       messages: [
         {
           messageID: m1,
@@ -94,9 +94,9 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     a.traces.add(trace(m1, 'a1', 'succeeded')).add(trace(m2, 'a2', 'stopped')).add(trace(m3, 'a3', 'succeeded'));
     b.traces.add(trace(m1, 'b1', 'running')).add(trace(m2, 'b2', 'succeeded')).add(trace(m3, 'b3', 'succeeded'));
     const response = await discover(local.ownerToken, local.sessionID, local.tenantID);
-    expect(response.body.messages.map((message: { status: string }) => message.status)).toEqual(['running', 'stopped', 'succeeded']);
-    expect(response.body.messages[0].traces).toEqual([{ source: a.urn, traceRef: 'a1' }, { source: b.urn, traceRef: 'b1' }]);
-    expect(response.body.messages[0].messageFingerprint).toBe('');
+    expect(response.data!.messages.map((message: { status: string }) => message.status)).toEqual(['running', 'stopped', 'succeeded']);
+    expect(response.data!.messages[0].traces).toEqual([{ source: a.urn, traceRef: 'a1' }, { source: b.urn, traceRef: 'b1' }]);
+    expect(response.data!.messages[0].messageFingerprint).toBe('');
   });
 
   it('asks only providers installed on the tenant: no trace endpoint, removed connection or another tenant\'s are left out', async () => {
@@ -110,8 +110,8 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     await platform.fixtures.connection(local.tenantID, plain.pluginID);
 
     const response = await discover(local.ownerToken, local.sessionID, local.tenantID);
-    expect(response.status).toBe(200);
-    expect(response.body.sources.map((source: { source: string }) => source.source)).toEqual([installed.urn]);
+    expect(response.response.status).toBe(200);
+    expect(response.data!.sources.map((source: { source: string }) => source.source)).toEqual([installed.urn]);
     expect(removed.stub.calls).toHaveLength(0);
     expect(elsewhere.stub.calls).toHaveLength(0);
   });
@@ -119,8 +119,8 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
   it('answers empty lists when no provider is installed', async () => {
     const local = await freshScene();
     const response = await discover(local.ownerToken, local.sessionID, local.tenantID);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ messages: [], sources: [], version: 1 });
+    expect(response.response.status).toBe(200);
+    expect(response.data!).toEqual({ messages: [], sources: [], version: 1 });
   });
 
   it('reports a provider that times out, answers 500, malformed JSON or garbage, or is unreachable, and still answers the rest', async () => {
@@ -147,11 +147,11 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     await platform.dataSource.query('UPDATE plugins SET trace_endpoint_url = $2 WHERE id = $1', [unaware.pluginID, unaware.stub.url.replace('/elsewhere', '/nothing-here')]);
 
     const response = await discover(local.ownerToken, local.sessionID, local.tenantID);
-    expect(response.status).toBe(200);
-    expect(response.body.messages).toEqual([
+    expect(response.response.status).toBe(200);
+    expect(response.data!.messages).toEqual([
       { messageID: local.messageIDs[0], messageFingerprint: 'f', startedAt: at(base, 0), durationMs: 5, status: 'succeeded', stepCount: 1, traces: [{ source: healthy.urn, traceRef: 'h-1' }] },
     ]);
-    expect(response.body.sources.map((source: { status: string }) => source.status)).toEqual([
+    expect(response.data!.sources.map((source: { status: string }) => source.status)).toEqual([
       'ready',
       'timeout',
       'error',
@@ -180,9 +180,9 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
     const started = performance.now();
     const response = await discover(local.ownerToken, local.sessionID, local.tenantID);
     const elapsed = performance.now() - started;
-    expect(response.status).toBe(200);
-    expect(response.body.messages).toHaveLength(3);
-    expect(response.body.sources.every((source: { status: string }) => source.status === 'ready')).toBe(true);
+    expect(response.response.status).toBe(200);
+    expect(response.data!.messages).toHaveLength(3);
+    expect(response.data!.sources.every((source: { status: string }) => source.status === 'ready')).toBe(true);
     expect(elapsed).toBeLessThan(550);
   });
 
@@ -202,7 +202,7 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
       expect(decodeProtectedHeader(token).kid).toBeTruthy();
       // Meant for that plugin only: it is not an operator token.
       const replayed = await discover(`Bearer ${token}`, local.sessionID, local.tenantID);
-      expect(replayed.status).toBe(401);
+      expect(replayed.response.status).toBe(401);
     }
     // Another plugin's audience does not verify.
     const token = first.stub.calls[0].authorization!.replace(/^Bearer /, '');
@@ -243,9 +243,9 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
 
   describe('errors', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, `/v1/tenants//sessions/${scene.sessionID}/processing-traces`, { headers: { authorization: scene.ownerToken } });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await discover(scene.ownerToken, scene.sessionID, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('is 400 1002 naming each invalid id', async () => {
@@ -255,8 +255,8 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
       ];
       for (const [tenantID, sessionID, fields] of cases) {
         const response = await discover(scene.ownerToken, sessionID, tenantID);
-        expect(response.status).toBe(400);
-        expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
       }
     });
 
@@ -265,34 +265,34 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
       const connection = await platform.fixtures.connection(scene.tenantID, plugin.pluginID);
       for (const authorization of ['', 'Bearer nope', plugin.authorization, connection.authorization]) {
         const response = await discover(authorization);
-        expect(response.status).toBe(401);
-        expect(singleError(response.body)).toEqual({ statusCode: 401, error: 'UnauthorizedError', error_code: 1003, message: 'You are not authorized to perform this request.' });
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error)).toEqual({ statusCode: 401, error: 'UnauthorizedError', error_code: 1003, message: 'You are not authorized to perform this request.' });
       }
     });
 
     it('is 403 1004 for an operator outside the tenant and for an unknown tenant', async () => {
       const outsider = await discover(scene.outsiderToken);
-      expect(outsider.status).toBe(403);
-      expect(singleError(outsider.body)).toEqual(FORBIDDEN);
+      expect(outsider.response.status).toBe(403);
+      expect(singleError(outsider.error)).toEqual(FORBIDDEN);
       const unknownTenant = await discover(scene.ownerToken, scene.sessionID, randomUUID());
-      expect(unknownTenant.status).toBe(403);
-      expect(singleError(unknownTenant.body)).toEqual(FORBIDDEN);
+      expect(unknownTenant.response.status).toBe(403);
+      expect(singleError(unknownTenant.error)).toEqual(FORBIDDEN);
     });
 
     it('is 404 1060 for an unknown session and for a session of another tenant', async () => {
       for (const sessionID of [randomUUID(), scene.otherSessionID]) {
         const response = await discover(scene.memberToken, sessionID);
-        expect(response.status).toBe(404);
-        expect(singleError(response.body)).toEqual(SESSION_NOT_FOUND);
+        expect(response.response.status).toBe(404);
+        expect(singleError(response.error)).toEqual(SESSION_NOT_FOUND);
       }
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'sessions', async () => {
         const response = await discover(scene.ownerToken);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
-        expect(JSON.stringify(response.body)).not.toContain('sessions');
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
+        expect(JSON.stringify(response.error)).not.toContain('sessions');
       });
     });
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ReadTraceJson, request, singleError, withTableMissing } from '@platform/testing';
+import { ReadTraceJson, singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { at, InstalledProvider, installTraceProvider, traceScene } from './trace-providers';
+import { sentAsIs } from '../support/sent-as-is';
 
 const FORBIDDEN = { statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' };
 const SESSION_NOT_FOUND = { statusCode: 404, error: 'SessionNotFoundError', error_code: 1060, message: 'Session not found.' };
@@ -23,10 +24,10 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
   const base = Date.parse('2026-11-20T13:00:00.000Z');
 
   const retrieve = (authorization: string, body: unknown, sessionID = scene.sessionID, tenantID = scene.tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/sessions/${sessionID}/processing-traces/retrieval`, {
-      method: 'POST',
+    platform.api.services.POST('/v1/tenants/{tenantID}/sessions/{sessionID}/processing-traces/retrieval', {
+      params: { path: { tenantID, sessionID } },
       headers: { authorization },
-      body,
+      ...sentAsIs(body),
     });
   const ref = (provider: InstalledProvider, traceRef: string) => ({ source: provider.urn, traceRef });
 
@@ -91,7 +92,7 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     script(crm, 'merge-c', ready([step('c1', 100, { status: 'failed', error: 'timeout at CRM' }), step('c0', 50)], 'succeeded', 50, 600));
 
     const response = await retrieve(scene.memberToken, { traces: [ref(crm, 'merge-c'), ref(intent, 'merge-i')] });
-    expect(response.status).toBe(200);
+    expect(response.response.status).toBe(200);
     const intentAnnotation = {
       plugin: { pluginIcon: 'https://cdn.example/intent.png', pluginName: intent.name, pluginURN: intent.urn },
       pluginURN: intent.urn,
@@ -106,7 +107,7 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       sourceIcon: '',
       sourceName: crm.name,
     };
-    expect(response.body).toEqual({
+    expect(response.data!).toEqual({
       details: [{ kind: 'text', label: 'Modelo', value: 'intent-v3', truncated: false, source: intent.urn, sourceName: intent.name }],
       durationMs: 650,
       processStatus: 'succeeded',
@@ -140,7 +141,7 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     script(intent, 'tie-b', ready([step('b-first', 0), step('b-second', 0)]));
     script(intent, 'tie-a', ready([step('a-only', 0)]));
     const response = await retrieve(scene.ownerToken, { traces: [ref(intent, 'tie-b'), ref(intent, 'tie-a')] });
-    expect(response.body.steps.map((entry: { stepID: string }) => entry.stepID)).toEqual(['a-only', 'b-first', 'b-second']);
+    expect(response.data!.steps.map((entry: { stepID: string }) => entry.stepID)).toEqual(['a-only', 'b-first', 'b-second']);
     expect(JSON.parse(intent.stub.callsOf('read').at(-1)!.body)).toEqual({ traceRefs: ['tie-b', 'tie-a'] });
   });
 
@@ -171,9 +172,9 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
 
     it.each(cases)('%s', async (_name, body, status, processStatus, sources) => {
       const response = await retrieve(scene.ownerToken, body());
-      expect(response.status).toBe(200);
-      expect({ status: response.body.status, processStatus: response.body.processStatus }).toEqual({ status, processStatus });
-      expect(response.body.sources.map((source: { status: string }) => source.status)).toEqual(sources);
+      expect(response.response.status).toBe(200);
+      expect({ status: response.data!.status, processStatus: response.data!.processStatus }).toEqual({ status, processStatus });
+      expect(response.data!.sources.map((source: { status: string }) => source.status)).toEqual(sources);
     });
 
     it('error when no trace could be read because its source failed; partial when another was read', async () => {
@@ -187,13 +188,13 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       ] as const) {
         broken.stub.fault = fault;
         const alone = await retrieve(scene.ownerToken, { traces: [ref(broken, `${fault}-1`), ref(intent, 'st-nope')] });
-        expect({ status: alone.body.status, processStatus: alone.body.processStatus, steps: alone.body.steps }).toEqual({ status: 'error', processStatus: 'failed', steps: [] });
-        expect(alone.body.sources.map((source: { status: string }) => source.status)).toEqual([sourceStatus, 'not_found']);
-        expect(alone.body.startedAt).toBeNull();
+        expect({ status: alone.data!.status, processStatus: alone.data!.processStatus, steps: alone.data!.steps }).toEqual({ status: 'error', processStatus: 'failed', steps: [] });
+        expect(alone.data!.sources.map((source: { status: string }) => source.status)).toEqual([sourceStatus, 'not_found']);
+        expect(alone.data!.startedAt).toBeNull();
 
         const mixed = await retrieve(scene.ownerToken, { traces: [ref(broken, `${fault}-2`), ref(intent, 'st-succeeded')] });
-        expect(mixed.status).toBe(200);
-        expect({ status: mixed.body.status, processStatus: mixed.body.processStatus, stepCount: mixed.body.stepCount }).toEqual({
+        expect(mixed.response.status).toBe(200);
+        expect({ status: mixed.data!.status, processStatus: mixed.data!.processStatus, stepCount: mixed.data!.stepCount }).toEqual({
           status: 'partial',
           processStatus: 'succeeded',
           stepCount: 1,
@@ -202,8 +203,8 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       broken.stub.fault = undefined;
       await broken.stub.stop();
       const unreachable = await retrieve(scene.ownerToken, { traces: [ref(broken, 'down')] });
-      expect(unreachable.body.sources).toEqual([{ source: broken.urn, name: expect.any(String), status: 'unreachable', traceRef: 'down' }]);
-      expect(unreachable.body.status).toBe('error');
+      expect(unreachable.data!.sources).toEqual([{ source: broken.urn, name: expect.any(String), status: 'unreachable', traceRef: 'down' }]);
+      expect(unreachable.data!.status).toBe('error');
     });
   });
 
@@ -212,15 +213,15 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       script(intent, 'cache-i', ready([step('ci', 0)]));
       script(crm, 'cache-c', ready([step('cc', 10)]));
       const first = await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-i'), ref(crm, 'cache-c')] });
-      expect(first.body.status).toBe('ready');
+      expect(first.data!.status).toBe('ready');
       const readsBefore = intent.stub.callsOf('read').length + crm.stub.callsOf('read').length;
 
       intent.traces.setRead('cache-i', ready([step('changed', 0)]));
       const again = await retrieve(scene.memberToken, { traces: [ref(crm, 'cache-c'), ref(intent, 'cache-i'), ref(crm, 'cache-c')] });
-      expect(again.status).toBe(200);
-      expect(again.body.steps).toEqual(first.body.steps);
+      expect(again.response.status).toBe(200);
+      expect(again.data!.steps).toEqual(first.data!.steps);
       expect(intent.stub.callsOf('read').length + crm.stub.callsOf('read').length).toBe(readsBefore);
-      expect(again.body.sources.map((source: { traceRef: string }) => source.traceRef)).toEqual(['cache-c', 'cache-i']);
+      expect(again.data!.sources.map((source: { traceRef: string }) => source.traceRef)).toEqual(['cache-c', 'cache-i']);
     });
 
     it('applies the current plugin annotation and installation to a cached retrieval', async () => {
@@ -230,25 +231,25 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       await retrieve(scene.ownerToken, { traces: [ref(renamed, 'cache-annotated')] });
       await platform.dataSource.query(`UPDATE plugins SET name = 'CRM renomeado' WHERE id = $1`, [renamed.pluginID]);
       const afterRename = await retrieve(scene.ownerToken, { traces: [ref(renamed, 'cache-annotated')] });
-      expect(afterRename.body.steps[0].plugin.pluginName).toBe('CRM renomeado');
+      expect(afterRename.data!.steps[0].plugin.pluginName).toBe('CRM renomeado');
       expect(renamed.stub.callsOf('read')).toHaveLength(1);
 
       await platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE plugin_id = $1`, [renamed.pluginID]);
       const afterRemoval = await retrieve(scene.ownerToken, { traces: [ref(renamed, 'cache-annotated')] });
-      expect({ status: afterRemoval.body.status, steps: afterRemoval.body.steps }).toEqual({ status: 'not_found', steps: [] });
+      expect({ status: afterRemoval.data!.status, steps: afterRemoval.data!.steps }).toEqual({ status: 'not_found', steps: [] });
     });
 
     it('fetches a running retrieval again, and caches it once finished', async () => {
       script(intent, 'cache-running', ready([step('r1', 0)], 'running'));
       const reads = () => intent.stub.callsOf('read').length;
       const before = reads();
-      expect((await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] })).body.status).toBe('pending');
-      expect((await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] })).body.status).toBe('pending');
+      expect((await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] })).data!.status).toBe('pending');
+      expect((await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] })).data!.status).toBe('pending');
       expect(reads()).toBe(before + 2);
 
       intent.traces.setRead('cache-running', ready([step('r1', 0), step('r2', 5)], 'succeeded'));
       const finished = await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] });
-      expect({ status: finished.body.status, stepCount: finished.body.stepCount }).toEqual({ status: 'ready', stepCount: 2 });
+      expect({ status: finished.data!.status, stepCount: finished.data!.stepCount }).toEqual({ status: 'ready', stepCount: 2 });
       await retrieve(scene.ownerToken, { traces: [ref(intent, 'cache-running')] });
       expect(reads()).toBe(before + 3);
     });
@@ -256,9 +257,9 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     it('does not cache a retrieval a source failed: the next one reads again', async () => {
       script(crm, 'cache-flaky', ready([step('f', 0)]));
       crm.stub.fault = 'status500';
-      expect((await retrieve(scene.ownerToken, { traces: [ref(crm, 'cache-flaky')] })).body.status).toBe('error');
+      expect((await retrieve(scene.ownerToken, { traces: [ref(crm, 'cache-flaky')] })).data!.status).toBe('error');
       crm.stub.fault = undefined;
-      expect((await retrieve(scene.ownerToken, { traces: [ref(crm, 'cache-flaky')] })).body.status).toBe('ready');
+      expect((await retrieve(scene.ownerToken, { traces: [ref(crm, 'cache-flaky')] })).data!.status).toBe('ready');
     });
   });
 
@@ -268,8 +269,8 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     it('accepts 1 and 10 items', async () => {
       for (const count of [1, 10]) {
         const response = await retrieve(scene.ownerToken, { traces: Array.from({ length: count }, (_, index) => ({ ...item, traceRef: `v-${index}` })) });
-        expect(response.status).toBe(200);
-        expect(response.body.sources).toHaveLength(count);
+        expect(response.response.status).toBe(200);
+        expect(response.data!.sources).toHaveLength(count);
       }
     });
 
@@ -284,8 +285,8 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       ];
       for (const [body, fields] of cases) {
         const response = await retrieve(scene.ownerToken, body);
-        expect(response.status).toBe(400);
-        expect(singleError(response.body)).toEqual(invalid(fields));
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error)).toEqual(invalid(fields));
       }
     });
 
@@ -302,16 +303,16 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       ];
       for (const [body, fields] of cases) {
         const response = await retrieve(scene.ownerToken, body);
-        expect(response.status).toBe(400);
-        expect(singleError(response.body)).toEqual(invalid(fields));
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error)).toEqual(invalid(fields));
       }
     });
 
     it('is 400 1002 for a body that is not a JSON object', async () => {
       for (const body of ['[]', '{"traces": [', '"text"']) {
         const response = await retrieve(scene.ownerToken, body);
-        expect(response.status).toBe(400);
-        expect(singleError(response.body).error_code).toBe(1002);
+        expect(response.response.status).toBe(400);
+        expect(singleError(response.error).error_code).toBe(1002);
       }
     });
   });
@@ -320,28 +321,24 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     const body = () => ({ traces: [ref(intent, 'st-succeeded')] });
 
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, `/v1/tenants//sessions/${scene.sessionID}/processing-traces/retrieval`, {
-        method: 'POST',
-        headers: { authorization: scene.ownerToken },
-        body: body(),
-      });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await retrieve(scene.ownerToken, body(), scene.sessionID, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('is 400 1002 naming each invalid id', async () => {
       const badTenant = await retrieve(scene.ownerToken, body(), scene.sessionID, 'bad');
-      expect(singleError(badTenant.body)).toEqual(invalid([{ field: 'tenantID', received: 'bad', allowed: 'uuid' }]));
+      expect(singleError(badTenant.error)).toEqual(invalid([{ field: 'tenantID', received: 'bad', allowed: 'uuid' }]));
       const badSession = await retrieve(scene.ownerToken, body(), 'bad');
-      expect(singleError(badSession.body)).toEqual(invalid([{ field: 'sessionID', received: 'bad', allowed: 'uuid' }]));
+      expect(singleError(badSession.error)).toEqual(invalid([{ field: 'sessionID', received: 'bad', allowed: 'uuid' }]));
     });
 
     it('is 401 1003 without credentials, with a bad token or with plugin credentials', async () => {
       const plugin = await platform.fixtures.plugin();
       for (const authorization of ['', 'Bearer nope', plugin.authorization]) {
         const response = await retrieve(authorization, body());
-        expect(response.status).toBe(401);
-        expect(singleError(response.body).error_code).toBe(1003);
+        expect(response.response.status).toBe(401);
+        expect(singleError(response.error).error_code).toBe(1003);
       }
     });
 
@@ -351,8 +348,8 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
         [scene.ownerToken, randomUUID()],
       ]) {
         const response = await retrieve(authorization, body(), scene.sessionID, tenantID);
-        expect(response.status).toBe(403);
-        expect(singleError(response.body)).toEqual(FORBIDDEN);
+        expect(response.response.status).toBe(403);
+        expect(singleError(response.error)).toEqual(FORBIDDEN);
       }
     });
 
@@ -360,17 +357,17 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
       await retrieve(scene.ownerToken, body());
       for (const sessionID of [randomUUID(), scene.otherSessionID]) {
         const response = await retrieve(scene.ownerToken, body(), sessionID);
-        expect(response.status).toBe(404);
-        expect(singleError(response.body)).toEqual(SESSION_NOT_FOUND);
+        expect(response.response.status).toBe(404);
+        expect(singleError(response.error)).toEqual(SESSION_NOT_FOUND);
       }
     });
 
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'plugin_connections', async () => {
         const response = await retrieve(scene.ownerToken, body());
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
-        expect(JSON.stringify(response.body)).not.toContain('plugin_connections');
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({ statusCode: 500, error: 'UnknownError', error_code: 5999, message: 'For some unknown reason your request has not succeeded.' });
+        expect(JSON.stringify(response.error)).not.toContain('plugin_connections');
       });
     });
   });
