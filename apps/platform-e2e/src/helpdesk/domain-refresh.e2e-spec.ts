@@ -1,11 +1,14 @@
 import { Clock, createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
-import { CustomHostnameStage, request, singleError } from '@platform/testing';
+import { createPluginsHelpdeskClient, PluginsHelpdeskClient } from '@platform/api-client';
+import { CustomHostnameStage, singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CNAME_TARGET, HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 
 /** SPEC.md operation 12, with the stub's hostnames moved stage by stage and time moved by the test. */
+const DOMAINS = '/helpdesk/v1/tenants/{tenantID}/helpdesk/domains';
+
 describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh (operation 12)', () => {
   let h: HelpdeskPlatform;
   /** The test's own time line: every refresh of a domain is 10 s after the previous one unless a test says otherwise. */
@@ -26,12 +29,12 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
   });
 
   const add = async (hostname: string) => {
-    const response = await request(h.url, h.domainsPath(), { method: 'POST', headers: { authorization: h.owner }, body: { domainHostname: hostname } });
-    expect(response.status).toBe(201);
-    return response.body;
+    const response = await h.platform.api.helpdesk.POST(DOMAINS, { params: { path: { tenantID: h.tenantID } }, headers: { authorization: h.owner }, body: { domainHostname: hostname } });
+    expect(response.response.status).toBe(201);
+    return response.data!;
   };
-  const refresh = (hostname: string, authorization = h.owner, url = h.url, tenantID = h.tenantID) =>
-    request(url, `${h.domainsPath(tenantID)}/${encodeURIComponent(hostname)}/refresh`, { method: 'POST', headers: { authorization } });
+  const refresh = (domainHostname: string, authorization = h.owner, api: PluginsHelpdeskClient = h.platform.api.helpdesk, tenantID = h.tenantID) =>
+    api.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh', { params: { path: { tenantID, domainHostname } }, headers: { authorization } });
   const storedRow = async (hostname: string) =>
     (await h.platform.dataSource.query('SELECT provider_id, status, last_checked_at, verified_at FROM helpdesk_domains WHERE hostname = $1', [hostname]))[0];
 
@@ -64,8 +67,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       h.stub.setStage(host, stage);
       const checkedAt = tick();
       const response = await refresh(host);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({
+      expect(response.response.status).toBe(200);
+      expect(response.data!).toEqual({
         cnameTarget: CNAME_TARGET,
         domain: {
           domainHostname: host,
@@ -84,31 +87,31 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     await add(host);
     h.stub.setStage(host, 'certificate_deployment');
     tick();
-    expect((await refresh(host)).body.domain).toMatchObject({ domainStatus: 'pending', verifiedAt: null });
+    expect((await refresh(host)).data!.domain).toMatchObject({ domainStatus: 'pending', verifiedAt: null });
 
     h.stub.advance(host);
     const activatedAt = tick();
     const active = await refresh(host);
-    expect(active.body).toMatchObject({
+    expect(active.data!).toMatchObject({
       domain: { domainStatus: 'active', lastCheckedAt: activatedAt.toISOString(), verifiedAt: activatedAt.toISOString() },
       statusReason: `Domínio ativo: a central de ajuda responde em https://${host} com certificado TLS válido.`,
     });
 
     const later = tick();
     const again = await refresh(host);
-    expect(again.body.domain).toMatchObject({ domainStatus: 'active', lastCheckedAt: later.toISOString(), verifiedAt: activatedAt.toISOString() });
+    expect(again.data!.domain).toMatchObject({ domainStatus: 'active', lastCheckedAt: later.toISOString(), verifiedAt: activatedAt.toISOString() });
 
     // The customer removes the CNAME: pending again, and verifiedAt still tells when it first turned active.
     h.stub.setStage(host, 'moved');
     tick();
     const moved = await refresh(host);
-    expect(moved.body).toMatchObject({
+    expect(moved.data!).toMatchObject({
       domain: { domainStatus: 'pending', verifiedAt: activatedAt.toISOString() },
       statusReason: `O registro CNAME de ${host} deixou de apontar para ${CNAME_TARGET}. Restaure o CNAME para ${CNAME_TARGET} para voltar a servir a central de ajuda.`,
     });
     h.stub.setStage(host, 'active');
     tick();
-    expect((await refresh(host)).body.domain).toMatchObject({ domainStatus: 'active', verifiedAt: activatedAt.toISOString() });
+    expect((await refresh(host)).data!.domain).toMatchObject({ domainStatus: 'active', verifiedAt: activatedAt.toISOString() });
   });
 
   it('is idempotent: the same provider state gives the same answer, only lastCheckedAt moves', async () => {
@@ -118,7 +121,7 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     const first = await refresh(host);
     const secondAt = tick();
     const second = await refresh(host);
-    expect(second.body).toEqual({ ...first.body, domain: { ...first.body.domain, lastCheckedAt: secondAt.toISOString() } });
+    expect(second.data!).toEqual({ ...first.data!, domain: { ...first.data!.domain, lastCheckedAt: secondAt.toISOString() } });
   });
 
   it('accepts each profile', async () => {
@@ -126,7 +129,7 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     await add(host);
     for (const authorization of [h.member, h.helpdeskPlugin.authorization, h.connection.authorization]) {
       tick();
-      expect((await refresh(host, authorization)).status).toBe(200);
+      expect((await refresh(host, authorization)).response.status).toBe(200);
     }
   });
 
@@ -134,33 +137,35 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     await add('Central.Açaí-do-Pará.com.br');
     tick();
     const unicode = await refresh('CENTRAL.AÇAÍ-DO-PARÁ.COM.BR');
-    expect(unicode.status).toBe(200);
-    expect(unicode.body.domain.domainHostname).toBe('central.xn--aa-do-par-81a1d2d.com.br');
+    expect(unicode.response.status).toBe(200);
+    expect(unicode.data!.domain.domainHostname).toBe('central.xn--aa-do-par-81a1d2d.com.br');
     tick();
-    expect((await refresh('central.xn--aa-do-par-81a1d2d.com.br')).status).toBe(200);
+    expect((await refresh('central.xn--aa-do-par-81a1d2d.com.br')).response.status).toBe(200);
   });
 
   describe('errors', () => {
     it('400 1001 for an empty tenantID', async () => {
-      const response = await request(h.url, '/helpdesk/v1/tenants//helpdesk/domains/ajuda.acme.com.br/refresh', { method: 'POST', headers: { authorization: h.owner } });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).error_code).toBe(1001);
+      const response = await refresh('ajuda.acme.com.br', h.owner, h.platform.api.helpdesk, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).error_code).toBe(1001);
     });
 
     it('401 1003 without credentials', async () => {
-      const response = await request(h.url, `${h.domainsPath()}/ajuda.acme.com.br/refresh`, { method: 'POST' });
-      expect(response.status).toBe(401);
-      expect(singleError(response.body).error_code).toBe(1003);
+      const response = await h.platform.api.helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh', {
+        params: { path: { tenantID: h.tenantID, domainHostname: 'ajuda.acme.com.br' } },
+      });
+      expect(response.response.status).toBe(401);
+      expect(singleError(response.error).error_code).toBe(1003);
     });
 
     it('400 1002 naming domainHostname for 254 characters (253 pass validation)', async () => {
       const label63 = 'a'.repeat(63);
       const hostname253 = `${label63}.${label63}.${label63}.${'b'.repeat(57)}.com`;
       const ok = await refresh(hostname253);
-      expect(singleError(ok.body).error_code).toBe(1107);
+      expect(singleError(ok.error).error_code).toBe(1107);
       const response = await refresh(`c${hostname253}`);
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({
         statusCode: 400,
         error: 'RequestValidationError',
         error_code: 1002,
@@ -177,20 +182,20 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
 
     it('400 1002 for a hostname with invalid labels, before access is checked', async () => {
       const response = await refresh('-ajuda.acme.com.br', h.outsider);
-      expect(singleError(response.body).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: '-ajuda.acme.com.br' })]);
+      expect(singleError(response.error).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: '-ajuda.acme.com.br' })]);
     });
 
     it('403 1004 for an operator of another tenant', async () => {
       const response = await refresh('ajuda.acme.com.br', h.outsider);
-      expect(response.status).toBe(403);
-      expect(singleError(response.body).error_code).toBe(1004);
+      expect(response.response.status).toBe(403);
+      expect(singleError(response.error).error_code).toBe(1004);
     });
 
     it('422 1000 for a tenant not connected to the helpdesk plugin', async () => {
       const tenantID = await h.platform.fixtures.tenant();
-      const response = await refresh('ajuda.acme.com.br', h.helpdeskPlugin.authorization, h.url, tenantID);
-      expect(response.status).toBe(422);
-      expect(singleError(response.body)).toEqual({
+      const response = await refresh('ajuda.acme.com.br', h.helpdeskPlugin.authorization, h.platform.api.helpdesk, tenantID);
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error)).toEqual({
         statusCode: 422,
         error: 'TenantNotConnectedError',
         error_code: 1000,
@@ -200,8 +205,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
 
     it("404 1107 for a hostname this help center does not have, even when another tenant's has it", async () => {
       const unknown = await refresh('desconhecido.acme.com.br');
-      expect(unknown.status).toBe(404);
-      expect(singleError(unknown.body)).toEqual({
+      expect(unknown.response.status).toBe(404);
+      expect(singleError(unknown.error)).toEqual({
         statusCode: 404,
         error: 'HelpdeskNotFoundError',
         error_code: 1107,
@@ -209,13 +214,13 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       });
       const otherTenantID = await h.platform.fixtures.tenant();
       await h.platform.fixtures.connection(otherTenantID, h.helpdeskPlugin.pluginID);
-      const created = await request(h.url, h.domainsPath(otherTenantID), {
-        method: 'POST',
+      const created = await h.platform.api.helpdesk.POST(DOMAINS, {
+        params: { path: { tenantID: otherTenantID } },
         headers: { authorization: h.helpdeskPlugin.authorization },
         body: { domainHostname: 'alheio.globex.com.br' },
       });
-      expect(created.status).toBe(201);
-      expect(singleError((await refresh('alheio.globex.com.br')).body).error_code).toBe(1107);
+      expect(created.response.status).toBe(201);
+      expect(singleError((await refresh('alheio.globex.com.br')).error).error_code).toBe(1107);
     });
 
     it('502 1122 when the provider fails or times out, with the stored state unchanged', async () => {
@@ -229,8 +234,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
         h.stub.failNext(mode);
         tick();
         const response = await refresh(host);
-        expect(response.status).toBe(502);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(502);
+        expect(singleError(response.error)).toEqual({
           statusCode: 502,
           error: 'DomainProvisioningError',
           error_code: 1122,
@@ -239,7 +244,7 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
         expect(await storedRow(host)).toEqual(before);
       }
       tick();
-      expect((await refresh(host)).body.domain.domainStatus).toBe('active');
+      expect((await refresh(host)).data!.domain.domainStatus).toBe('active');
     });
 
     it('500 5999 without internals when something unexpected fails', async () => {
@@ -251,8 +256,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       });
       try {
         const response = await refresh(host);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({
           statusCode: 500,
           error: 'UnknownError',
           error_code: 5999,
@@ -270,10 +275,10 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     h.stub.forget(host);
     tick();
     const response = await refresh(host);
-    expect(response.status).toBe(200);
-    expect(response.body.domain.domainProviderID).toBe(h.stub.find(host)!.id);
-    expect(response.body.domain.domainProviderID).not.toBe(added.domain.domainProviderID);
-    expect(response.body.domain.domainStatus).toBe('pending');
+    expect(response.response.status).toBe(200);
+    expect(response.data!.domain.domainProviderID).toBe(h.stub.find(host)!.id);
+    expect(response.data!.domain.domainProviderID).not.toBe(added.domain.domainProviderID);
+    expect(response.data!.domain.domainStatus).toBe('pending');
   });
 
   describe('throttle: one provider check per domain every 10 seconds', () => {
@@ -281,26 +286,26 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       const host = 'limite.acme-atendimento.com.br';
       await add(host);
       const start = tick();
-      expect((await refresh(host)).status).toBe(200);
+      expect((await refresh(host)).response.status).toBe(200);
       const calls = h.stub.calls.length;
 
       h.setNow(new Date(start.getTime() + 9_999));
       const throttled = await refresh(host);
-      expect(throttled.status).toBe(429);
-      expect(singleError(throttled.body)).toEqual({
+      expect(throttled.response.status).toBe(429);
+      expect(singleError(throttled.error)).toEqual({
         statusCode: 429,
         error: 'DomainRefreshThrottledError',
         error_code: 1121,
         message: 'This domain was verified a moment ago. Wait a few seconds and try again.',
       });
-      expect(throttled.headers.get('retry-after')).toBe('1');
+      expect(throttled.response.headers.get('retry-after')).toBe('1');
       expect(h.stub.calls.length).toBe(calls);
 
       h.setNow(new Date(start.getTime() + 2_500));
-      expect((await refresh(host)).headers.get('retry-after')).toBe('8');
+      expect((await refresh(host)).response.headers.get('retry-after')).toBe('8');
 
       h.setNow(new Date(start.getTime() + 10_000));
-      expect((await refresh(host)).status).toBe(200);
+      expect((await refresh(host)).response.status).toBe(200);
       expect(h.stub.calls.length).toBe(calls + 1);
     });
 
@@ -308,40 +313,40 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       await add('um.limite.com.br');
       await add('dois.limite.com.br');
       tick();
-      expect((await refresh('um.limite.com.br')).status).toBe(200);
-      expect((await refresh('dois.limite.com.br')).status).toBe(200);
-      expect((await refresh('um.limite.com.br')).status).toBe(429);
+      expect((await refresh('um.limite.com.br')).response.status).toBe(200);
+      expect((await refresh('dois.limite.com.br')).response.status).toBe(200);
+      expect((await refresh('um.limite.com.br')).response.status).toBe(429);
     });
 
     describe('shared between two instances of plugins-helpdesk', () => {
-      let second: NestFastifyApplication;
-      let secondUrl: string;
+      let secondApp: NestFastifyApplication;
+      let second: PluginsHelpdeskClient;
       let clocks: Clock[];
 
       beforeAll(async () => {
-        second = await createPluginsHelpdeskApp(loadConfig(PluginsHelpdeskConfig, h.platform.env));
-        await second.listen(0, '127.0.0.1');
-        secondUrl = (await second.getUrl()).replace('[::1]', '127.0.0.1');
-        clocks = [h.platform.apps['plugins-helpdesk']!.get(Clock), second.get(Clock)];
+        secondApp = await createPluginsHelpdeskApp(loadConfig(PluginsHelpdeskConfig, h.platform.env));
+        await secondApp.listen(0, '127.0.0.1');
+        second = createPluginsHelpdeskClient((await secondApp.getUrl()).replace('[::1]', '127.0.0.1'));
+        clocks = [h.platform.apps['plugins-helpdesk']!.get(Clock), secondApp.get(Clock)];
       });
-      afterAll(() => second.close());
+      afterAll(() => secondApp.close());
 
       it('a check on one instance throttles the other, until 10 s later', async () => {
         const host = 'replicas.acme-atendimento.com.br';
         await add(host);
         const start = now + 60_000;
         h.setNow(new Date(start), clocks);
-        expect((await refresh(host, h.owner, h.url)).status).toBe(200);
+        expect((await refresh(host, h.owner)).response.status).toBe(200);
 
         h.setNow(new Date(start + 5_000), clocks);
-        const throttled = await refresh(host, h.owner, secondUrl);
-        expect(throttled.status).toBe(429);
-        expect(singleError(throttled.body).error_code).toBe(1121);
+        const throttled = await refresh(host, h.owner, second);
+        expect(throttled.response.status).toBe(429);
+        expect(singleError(throttled.error).error_code).toBe(1121);
 
         h.setNow(new Date(start + 10_000), clocks);
-        expect((await refresh(host, h.owner, secondUrl)).status).toBe(200);
+        expect((await refresh(host, h.owner, second)).response.status).toBe(200);
         h.setNow(new Date(start + 10_001), clocks);
-        expect((await refresh(host, h.owner, h.url)).status).toBe(429);
+        expect((await refresh(host, h.owner)).response.status).toBe(429);
         now = start + 10_001;
       });
 
@@ -351,8 +356,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
         now += 60_000;
         h.setNow(new Date(now), clocks);
         const calls = h.stub.calls.filter((call) => call.operation === 'get').length;
-        const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => refresh(host, h.owner, index % 2 === 0 ? h.url : secondUrl)));
-        expect(responses.map((response) => response.status).sort()).toEqual([200, ...Array(11).fill(429)]);
+        const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => refresh(host, h.owner, index % 2 === 0 ? h.platform.api.helpdesk : second)));
+        expect(responses.map((response) => response.response.status).sort()).toEqual([200, ...Array(11).fill(429)]);
         expect(h.stub.calls.filter((call) => call.operation === 'get').length).toBe(calls + 1);
       });
     });
@@ -362,7 +367,7 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     const startVariant = async (env: Record<string, string>) => {
       const app = await createPluginsHelpdeskApp(loadConfig(PluginsHelpdeskConfig, { ...h.platform.env, ...env }));
       await app.listen(0, '127.0.0.1');
-      return { app, url: (await app.getUrl()).replace('[::1]', '127.0.0.1') };
+      return { app, api: createPluginsHelpdeskClient((await app.getUrl()).replace('[::1]', '127.0.0.1')) };
     };
     const gets = () => h.stub.calls.filter((call) => call.operation === 'get').length;
 
@@ -374,14 +379,14 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
         h.setNow(new Date(now), [variant.app.get(Clock)]);
         h.stub.failNext('server-error', { operations: ['get'] });
         let before = gets();
-        expect((await refresh(host, h.owner, variant.url)).status).toBe(200);
+        expect((await refresh(host, h.owner, variant.api)).response.status).toBe(200);
         expect(gets()).toBe(before + 2);
 
         now += 10_000;
         h.setNow(new Date(now), [variant.app.get(Clock)]);
         h.stub.failNext('server-error', { operations: ['get'], count: 2 });
         before = gets();
-        expect((await refresh(host, h.owner, variant.url)).status).toBe(502);
+        expect((await refresh(host, h.owner, variant.api)).response.status).toBe(502);
         expect(gets()).toBe(before + 2);
       } finally {
         await variant.app.close();
@@ -393,8 +398,8 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
       try {
         const host = 'zona-errada.acme-atendimento.com.br';
         await add(host);
-        const response = await request(variant.url, `${h.domainsPath()}/${host}`, { method: 'DELETE', headers: { authorization: h.owner } });
-        expect(response.status).toBe(502);
+        const response = await variant.api.DELETE('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}', { params: { path: { tenantID: h.tenantID, domainHostname: host } }, headers: { authorization: h.owner } });
+        expect(response.response.status).toBe(502);
         expect(await storedRow(host)).toBeDefined();
         expect(h.stub.find(host)).toBeDefined();
       } finally {
