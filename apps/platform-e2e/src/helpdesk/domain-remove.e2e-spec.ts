@@ -1,7 +1,7 @@
 import { createPluginsHelpdeskApp, HostnameDirectory, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
-import { request, singleError, TEST_REDIS_URL, withTableMissing } from '@platform/testing';
+import { singleError, TEST_REDIS_URL, withTableMissing } from '@platform/testing';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
@@ -18,31 +18,34 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
   beforeEach(() => h.stub.recover());
 
   const add = async (hostname: string, tenantID = h.tenantID) => {
-    const response = await request(h.url, h.domainsPath(tenantID), {
-      method: 'POST',
+    const { response, data } = await h.platform.api.helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', {
+      params: { path: { tenantID } },
       headers: { authorization: h.helpdeskPlugin.authorization },
       body: { domainHostname: hostname },
     });
     expect(response.status).toBe(201);
-    return response.body;
+    return data!;
   };
-  const remove = (hostname: string, authorization = h.owner, tenantID = h.tenantID) =>
-    request(h.url, `${h.domainsPath(tenantID)}/${encodeURIComponent(hostname)}`, { method: 'DELETE', headers: { authorization } });
+  const remove = (domainHostname: string, authorization: string | null = h.owner, tenantID = h.tenantID) =>
+    h.platform.api.helpdesk.DELETE('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}', {
+      params: { path: { tenantID, domainHostname } },
+      headers: authorization === null ? {} : { authorization },
+    });
   const stored = async (hostname: string) => (await h.platform.dataSource.query('SELECT id FROM helpdesk_domains WHERE hostname = $1', [hostname])).length === 1;
 
   it('deletes the custom hostname at the provider, then drops the entry', async () => {
     const host = 'remover.acme-atendimento.com.br';
     const added = await add(host);
     const response = await remove(host);
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ deleted: true, domainHostname: host });
+    expect(response.response.status).toBe(200);
+    expect(response.data!).toEqual({ deleted: true, domainHostname: host });
     expect(h.stub.find(host)).toBeUndefined();
     expect(h.stub.calls.at(-1)).toMatchObject({ operation: 'delete', id: added.domain.domainProviderID, status: 200 });
     expect(await stored(host)).toBe(false);
-    const list = await request(h.url, h.domainsPath(), { headers: { authorization: h.owner } });
-    expect(list.body.data.map((domain: { domainHostname: string }) => domain.domainHostname)).not.toContain(host);
+    const list = await h.platform.api.helpdesk.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', { params: { path: { tenantID: h.tenantID } }, headers: { authorization: h.owner } });
+    expect(list.data!.data.map((domain: { domainHostname: string }) => domain.domainHostname)).not.toContain(host);
     // Gone: a second removal is 404, and the hostname can be added again (by anyone).
-    expect(singleError((await remove(host)).body).error_code).toBe(1107);
+    expect(singleError((await remove(host)).error).error_code).toBe(1107);
     await add(host);
   });
 
@@ -50,9 +53,9 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
     await add('membro.remocao.com.br');
     await add('plugin.remocao.com.br');
     await add('conexao.remocao.com.br');
-    expect((await remove('MEMBRO.remocao.com.br', h.member)).body).toEqual({ deleted: true, domainHostname: 'membro.remocao.com.br' });
-    expect((await remove('plugin.remocao.com.br', h.helpdeskPlugin.authorization)).status).toBe(200);
-    expect((await remove('conexao.remocao.com.br', h.connection.authorization)).status).toBe(200);
+    expect((await remove('MEMBRO.remocao.com.br', h.member)).data).toEqual({ deleted: true, domainHostname: 'membro.remocao.com.br' });
+    expect((await remove('plugin.remocao.com.br', h.helpdeskPlugin.authorization)).response.status).toBe(200);
+    expect((await remove('conexao.remocao.com.br', h.connection.authorization)).response.status).toBe(200);
   });
 
   it('counts a hostname the provider no longer has as deleted there', async () => {
@@ -60,7 +63,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
     await add(host);
     h.stub.forget(host);
     const response = await remove(host);
-    expect(response.body).toEqual({ deleted: true, domainHostname: host });
+    expect(response.data!).toEqual({ deleted: true, domainHostname: host });
     expect(h.stub.calls.at(-1)).toMatchObject({ operation: 'delete', status: 404 });
     expect(await stored(host)).toBe(false);
   });
@@ -69,7 +72,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
     const host = 'meio-caminho.acme-atendimento.com.br';
     await add(host);
     await h.platform.dataSource.query('UPDATE helpdesk_domains SET provider_id = NULL WHERE hostname = $1', [host]);
-    expect((await remove(host)).status).toBe(200);
+    expect((await remove(host)).response.status).toBe(200);
     expect(h.stub.find(host)).toBeUndefined();
     expect(await stored(host)).toBe(false);
   });
@@ -82,8 +85,8 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
         await add(host);
         h.stub.failNext(mode, { operations: ['delete'] });
         const response = await remove(host);
-        expect(response.status).toBe(502);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(502);
+        expect(singleError(response.error)).toEqual({
           statusCode: 502,
           error: 'DomainProvisioningError',
           error_code: 1122,
@@ -91,7 +94,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
         });
         expect(await stored(host)).toBe(true);
         // Repeating the call once the provider is back finishes the job.
-        expect((await remove(host)).status).toBe(200);
+        expect((await remove(host)).response.status).toBe(200);
         expect(await stored(host)).toBe(false);
       },
     );
@@ -105,7 +108,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       expect(await stored(host)).toBe(true);
       expect(h.stub.find(host)).toBeDefined();
       held.release();
-      expect((await pending).status).toBe(200);
+      expect((await pending).response.status).toBe(200);
       expect(await stored(host)).toBe(false);
     });
   });
@@ -135,7 +138,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       expect(await first.resolve(host)).toEqual(entry);
       await h.platform.dataSource.query('UPDATE helpdesk_domains SET tenant_id = $2, help_center_id = $3 WHERE hostname = $1', [host, entry!.tenantID, entry!.helpCenterID]);
 
-      expect((await remove(host)).status).toBe(200);
+      expect((await remove(host)).response.status).toBe(200);
       expect(await other.resolve(host)).toBeUndefined();
       expect(await first.resolve(host)).toBeUndefined();
     });
@@ -145,7 +148,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       await add(host);
       const other = second.get(HostnameDirectory);
       const entry = await other.resolve(host);
-      expect((await remove(host)).status).toBe(200);
+      expect((await remove(host)).response.status).toBe(200);
 
       // A lookup that read the row just before the removal committed, and fills the cache just after it.
       await h.platform.dataSource.query('INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname) VALUES ($1, $2, $3)', [
@@ -169,28 +172,28 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
 
   describe('errors', () => {
     it('400 1001 for an empty tenantID', async () => {
-      const response = await request(h.url, '/helpdesk/v1/tenants//helpdesk/domains/ajuda.acme.com.br', { method: 'DELETE', headers: { authorization: h.owner } });
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await remove('ajuda.acme.com.br', h.owner, '');
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('401 1003 without credentials', async () => {
-      const response = await request(h.url, `${h.domainsPath()}/ajuda.acme.com.br`, { method: 'DELETE' });
-      expect(response.status).toBe(401);
-      expect(singleError(response.body).error_code).toBe(1003);
+      const response = await remove('ajuda.acme.com.br', null);
+      expect(response.response.status).toBe(401);
+      expect(singleError(response.error).error_code).toBe(1003);
     });
 
     it('400 1002 naming domainHostname for an invalid hostname', async () => {
       const response = await remove('ajuda..acme.com.br');
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toMatchObject({ error_code: 1002, fields: [{ field: 'domainHostname', received: 'ajuda..acme.com.br' }] });
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toMatchObject({ error_code: 1002, fields: [{ field: 'domainHostname', received: 'ajuda..acme.com.br' }] });
     });
 
     it('403 1004 for a plugin that is not the helpdesk plugin', async () => {
       const other = await h.platform.fixtures.plugin();
       await h.platform.fixtures.connection(h.tenantID, other.pluginID);
       const response = await remove('ajuda.acme.com.br', other.authorization);
-      expect(response.status).toBe(403);
-      expect(singleError(response.body).error_code).toBe(1004);
+      expect(response.response.status).toBe(403);
+      expect(singleError(response.error).error_code).toBe(1004);
     });
 
     it('422 1000 for a tenant not connected to the helpdesk plugin, entry kept', async () => {
@@ -199,8 +202,8 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       await add('desconectado.globex.com.br', tenantID);
       await h.platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed' WHERE id = $1`, [connection.pluginConnectionID]);
       const response = await remove('desconectado.globex.com.br', h.helpdeskPlugin.authorization, tenantID);
-      expect(response.status).toBe(422);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error)).toEqual({
         statusCode: 422,
         error: 'TenantNotConnectedError',
         error_code: 1000,
@@ -214,8 +217,8 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       await h.platform.fixtures.connection(tenantID, h.helpdeskPlugin.pluginID);
       await add('outro.globex.com.br', tenantID);
       const response = await remove('outro.globex.com.br');
-      expect(response.status).toBe(404);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(404);
+      expect(singleError(response.error)).toEqual({
         statusCode: 404,
         error: 'HelpdeskNotFoundError',
         error_code: 1107,
@@ -230,8 +233,8 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       await add(host);
       await withTableMissing(h.platform.dataSource, 'helpdesk_domains', async () => {
         const response = await remove(host);
-        expect(response.status).toBe(500);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(500);
+        expect(singleError(response.error)).toEqual({
           statusCode: 500,
           error: 'UnknownError',
           error_code: 5999,
