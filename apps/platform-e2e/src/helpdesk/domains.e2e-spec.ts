@@ -1,5 +1,6 @@
-import { request, singleError } from '@platform/testing';
+import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryAsSent } from '../support/sent-as-is';
 import { CNAME_TARGET, HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 
 const CNAME_REASON = (host: string) =>
@@ -18,17 +19,26 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
   afterAll(() => h.close());
   beforeEach(() => h.stub.recover());
 
-  const add = (hostname: unknown, authorization = h.owner, tenantID = h.tenantID) =>
-    request(h.url, h.domainsPath(tenantID), { method: 'POST', headers: { authorization }, body: { domainHostname: hostname } });
-  const list = (authorization = h.owner, tenantID = h.tenantID, query = '') => request(h.url, `${h.domainsPath(tenantID)}${query}`, { headers: { authorization } });
+  /** Adds a domain; `body` replaces the whole body, for bodies outside the contract. */
+  const add = (hostname: unknown, authorization: string | null = h.owner, tenantID = h.tenantID, body: object = { domainHostname: hostname }) =>
+    h.platform.api.helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', {
+      params: { path: { tenantID } },
+      headers: authorization === null ? {} : { authorization },
+      body: body as never,
+    });
+  const list = (authorization: string | null = h.owner, tenantID = h.tenantID, query = '') =>
+    h.platform.api.helpdesk.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', {
+      params: { path: { tenantID }, query: queryAsSent(query) },
+      headers: authorization === null ? {} : { authorization },
+    });
 
   describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains', () => {
     it('registers the hostname at the provider and stores it pending, with the CNAME to make', async () => {
       const response = await add('ajuda.acme-atendimento.com.br');
-      expect(response.status).toBe(201);
+      expect(response.response.status).toBe(201);
       const atProvider = h.stub.find('ajuda.acme-atendimento.com.br');
       expect(atProvider).toMatchObject({ status: 'pending', ssl: { status: 'initializing' } });
-      expect(response.body).toEqual({
+      expect(response.data!).toEqual({
         cnameTarget: CNAME_TARGET,
         domain: {
           domainHostname: 'ajuda.acme-atendimento.com.br',
@@ -39,40 +49,40 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
         },
         statusReason: CNAME_REASON('ajuda.acme-atendimento.com.br'),
       });
-      expect(new Date(response.body.domain.lastCheckedAt).toISOString()).toBe(response.body.domain.lastCheckedAt);
+      expect(new Date(response.data!.domain.lastCheckedAt!).toISOString()).toBe(response.data!.domain.lastCheckedAt);
     });
 
     it('accepts each profile: member, the helpdesk plugin and its connection on the tenant', async () => {
-      expect((await add('membro.acme-atendimento.com.br', h.member)).status).toBe(201);
-      expect((await add('plugin.acme-atendimento.com.br', h.helpdeskPlugin.authorization)).status).toBe(201);
-      expect((await add('conexao.acme-atendimento.com.br', h.connection.authorization)).status).toBe(201);
+      expect((await add('membro.acme-atendimento.com.br', h.member)).response.status).toBe(201);
+      expect((await add('plugin.acme-atendimento.com.br', h.helpdeskPlugin.authorization)).response.status).toBe(201);
+      expect((await add('conexao.acme-atendimento.com.br', h.connection.authorization)).response.status).toBe(201);
     });
 
     it('stores and registers upper-case hostnames in lower case', async () => {
       const response = await add('SUPORTE.Acme-Atendimento.COM.BR');
-      expect(response.status).toBe(201);
-      expect(response.body.domain.domainHostname).toBe('suporte.acme-atendimento.com.br');
+      expect(response.response.status).toBe(201);
+      expect(response.data!.domain.domainHostname).toBe('suporte.acme-atendimento.com.br');
       expect(h.stub.find('suporte.acme-atendimento.com.br')).toBeDefined();
     });
 
     it('stores and registers internationalised hostnames in punycode', async () => {
       const response = await add('central.açaí-do-pará.com.br');
-      expect(response.status).toBe(201);
-      expect(response.body.domain.domainHostname).toBe('central.xn--aa-do-par-81a1d2d.com.br');
+      expect(response.response.status).toBe(201);
+      expect(response.data!.domain.domainHostname).toBe('central.xn--aa-do-par-81a1d2d.com.br');
       expect(h.stub.find('central.xn--aa-do-par-81a1d2d.com.br')).toBeDefined();
     });
 
     it('accepts a hostname of 253 characters', async () => {
       const response = await add(HOSTNAME_253);
-      expect(response.status).toBe(201);
-      expect(response.body.domain.domainHostname).toBe(HOSTNAME_253);
+      expect(response.response.status).toBe(201);
+      expect(response.data!.domain.domainHostname).toBe(HOSTNAME_253);
     });
 
     it('refuses 254 characters with 400 1002 naming domainHostname, before the provider hears of it', async () => {
       const calls = h.stub.calls.length;
       const response = await add(`c${HOSTNAME_253}`);
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({
         statusCode: 400,
         error: 'RequestValidationError',
         error_code: 1002,
@@ -97,32 +107,28 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       ['an IP address', '10.0.0.1'],
     ])('refuses %s (400 1002)', async (_, hostname) => {
       const response = await add(hostname);
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: hostname })]);
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: hostname })]);
     });
 
     it('refuses a missing hostname, a number and unknown body fields (400 1002)', async () => {
-      const missing = await request(h.url, h.domainsPath(), { method: 'POST', headers: { authorization: h.owner }, body: {} });
-      expect(singleError(missing.body).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: 'undefined' })]);
+      const missing = await add(undefined, h.owner, h.tenantID, {});
+      expect(singleError(missing.error).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: 'undefined' })]);
       const number = await add(42);
-      expect(singleError(number.body).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: '42' })]);
-      const extra = await request(h.url, h.domainsPath(), {
-        method: 'POST',
-        headers: { authorization: h.owner },
-        body: { domainHostname: 'extra.acme.com.br', domainStatus: 'active' },
-      });
-      expect(singleError(extra.body).fields).toEqual([{ field: 'domainStatus', received: 'active', allowed: 'no such field' }]);
+      expect(singleError(number.error).fields).toEqual([expect.objectContaining({ field: 'domainHostname', received: '42' })]);
+      const extra = await add('extra.acme.com.br', h.owner, h.tenantID, { domainHostname: 'extra.acme.com.br', domainStatus: 'active' });
+      expect(singleError(extra.error).fields).toEqual([{ field: 'domainStatus', received: 'active', allowed: 'no such field' }]);
     });
 
     it('refuses a hostname another tenant already has: 409 1970, and the provider is not asked', async () => {
       const otherTenantID = await h.platform.fixtures.tenant();
       await h.platform.fixtures.connection(otherTenantID, h.helpdeskPlugin.pluginID);
-      expect((await add('faq.globex.com.br', h.helpdeskPlugin.authorization, otherTenantID)).status).toBe(201);
+      expect((await add('faq.globex.com.br', h.helpdeskPlugin.authorization, otherTenantID)).response.status).toBe(201);
       const calls = h.stub.calls.length;
 
       const response = await add('FAQ.globex.com.br');
-      expect(response.status).toBe(409);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(409);
+      expect(singleError(response.error)).toEqual({
         statusCode: 409,
         error: 'DomainHostnameTakenError',
         error_code: 1970,
@@ -132,20 +138,20 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
     });
 
     it('refuses a hostname the help center already has (409 1970)', async () => {
-      expect((await add('duas-vezes.acme.com.br')).status).toBe(201);
-      expect(singleError((await add('duas-vezes.acme.com.br')).body).error_code).toBe(1970);
+      expect((await add('duas-vezes.acme.com.br')).response.status).toBe(201);
+      expect(singleError((await add('duas-vezes.acme.com.br')).error).error_code).toBe(1970);
     });
 
     it('answers 422 1971 when the provider refuses the name, and stores nothing', async () => {
       const response = await add('ajuda.example.com');
-      expect(response.status).toBe(422);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error)).toEqual({
         statusCode: 422,
         error: 'DomainHostnameRefusedError',
         error_code: 1971,
         message: 'The domain provisioning provider does not accept this hostname.',
       });
-      const hostnames = (await list(h.owner, h.tenantID, '?perPage=200')).body.data.map((domain: { domainHostname: string }) => domain.domainHostname);
+      const hostnames = (await list(h.owner, h.tenantID, '?perPage=200')).data!.data.map((domain: { domainHostname: string }) => domain.domainHostname);
       expect(hostnames).not.toContain('ajuda.example.com');
     });
 
@@ -155,8 +161,8 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
         const hostname = `falha-${mode}.acme.com.br`;
         h.stub.failNext(mode);
         const response = await add(hostname);
-        expect(response.status).toBe(502);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(502);
+        expect(singleError(response.error)).toEqual({
           statusCode: 502,
           error: 'DomainProvisioningError',
           error_code: 1122,
@@ -164,7 +170,7 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
         });
         const rows = await h.platform.dataSource.query('SELECT 1 FROM helpdesk_domains WHERE hostname = $1', [hostname]);
         expect(rows).toEqual([]);
-        expect((await add(hostname)).status).toBe(201);
+        expect((await add(hostname)).response.status).toBe(201);
       },
     );
 
@@ -173,8 +179,8 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       // The entry is lost on our side (an add whose answer never came back), the provider keeps it.
       await h.platform.dataSource.query('DELETE FROM helpdesk_domains WHERE hostname = $1', ['orfao.acme.com.br']);
       const again = await add('orfao.acme.com.br');
-      expect(again.status).toBe(201);
-      expect(again.body.domain.domainProviderID).toBe(first.body.domain.domainProviderID);
+      expect(again.response.status).toBe(201);
+      expect(again.data!.domain.domainProviderID).toBe(first.data!.domain.domainProviderID);
     });
   });
 
@@ -187,10 +193,10 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       await add('alfa.lista.com.br', plugin, tenantID);
 
       const response = await list(plugin, tenantID);
-      expect(response.status).toBe(200);
-      expect(response.body.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['alfa.lista.com.br', 'zeta.lista.com.br']);
-      expect(response.body.data[1]).toEqual(created.body.domain);
-      expect(response.body.meta).toEqual({ count: 2, currentPage: 1, hasMore: false, perPage: 20, totalCount: 2, totalPages: 1 });
+      expect(response.response.status).toBe(200);
+      expect(response.data!.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['alfa.lista.com.br', 'zeta.lista.com.br']);
+      expect(response.data!.data[1]).toEqual(created.data!.domain);
+      expect(response.data!.meta).toEqual({ count: 2, currentPage: 1, hasMore: false, perPage: 20, totalCount: 2, totalPages: 1 });
     });
 
     it('pages with 206 while more pages exist, and an empty page past the end', async () => {
@@ -200,39 +206,41 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       await add('a.pagina.com.br', plugin, tenantID);
       await add('b.pagina.com.br', plugin, tenantID);
       const first = await list(plugin, tenantID, '?perPage=1');
-      expect(first.status).toBe(206);
-      expect(first.body.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['a.pagina.com.br']);
+      expect(first.response.status).toBe(206);
+      expect(first.data!.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['a.pagina.com.br']);
       const last = await list(plugin, tenantID, '?perPage=1&page=2');
-      expect(last.status).toBe(200);
-      expect(last.body.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['b.pagina.com.br']);
+      expect(last.response.status).toBe(200);
+      expect(last.data!.data.map((domain: { domainHostname: string }) => domain.domainHostname)).toEqual(['b.pagina.com.br']);
       const past = await list(plugin, tenantID, '?perPage=1&page=9007199254740991');
-      expect(past).toMatchObject({ status: 200, body: { data: [] } });
+      expect({ status: past.response.status, body: past.data }).toMatchObject({ status: 200, body: { data: [] } });
       const invalid = await list(plugin, tenantID, '?perPage=201');
-      expect(singleError(invalid.body).fields).toEqual([{ field: 'perPage', received: '201', allowed: 'integer 1-200' }]);
+      expect(singleError(invalid.error).fields).toEqual([{ field: 'perPage', received: '201', allowed: 'integer 1-200' }]);
     });
 
     it('lists nothing for a connected tenant without a help center yet', async () => {
       const tenantID = await h.platform.fixtures.tenant();
       await h.platform.fixtures.connection(tenantID, h.helpdeskPlugin.pluginID);
       const response = await list(h.helpdeskPlugin.authorization, tenantID);
-      expect(response.body).toEqual({ data: [], meta: { count: 0, currentPage: 1, hasMore: false, perPage: 20, totalCount: 0, totalPages: 0 } });
+      expect(response.data!).toEqual({ data: [], meta: { count: 0, currentPage: 1, hasMore: false, perPage: 20, totalCount: 0, totalPages: 0 } });
     });
   });
 
   describe('authentication and access, in the order of DESIGN.md section 4', () => {
-    const expectError = (response: { status: number; body: unknown }, status: number, code: number) => {
-      expect({ status: response.status, code: singleError(response.body).error_code }).toEqual({ status, code });
+    const expectError = (answer: { response: Response; error?: unknown }, status: number, code: number) => {
+      expect({ status: answer.response.status, code: singleError(answer.error).error_code }).toEqual({ status, code });
     };
 
     it('answers 400 1001 for an empty tenantID', async () => {
-      const response = await request(h.url, '/helpdesk/v1/tenants//helpdesk/domains/ajuda.acme.com.br/refresh', { method: 'POST' });
-      expect(singleError(response.body)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
+      const response = await h.platform.api.helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh', {
+        params: { path: { tenantID: '', domainHostname: 'ajuda.acme.com.br' } },
+      });
+      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
     });
 
     it('answers 401 1003 without or with invalid credentials, before validating', async () => {
-      const missing = await request(h.url, h.domainsPath('not-a-uuid'));
-      expect(missing.status).toBe(401);
-      expect(singleError(missing.body)).toEqual({
+      const missing = await list(null, 'not-a-uuid');
+      expect(missing.response.status).toBe(401);
+      expect(singleError(missing.error)).toEqual({
         statusCode: 401,
         error: 'UnauthorizedError',
         error_code: 1003,
@@ -243,12 +251,12 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
 
     it('validates the tenantID (400 1002) before access', async () => {
       const response = await list(h.outsider, 'not-a-uuid');
-      expect(singleError(response.body).fields).toEqual([{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }]);
+      expect(singleError(response.error).fields).toEqual([{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }]);
     });
 
     it('answers 403 1004 to an operator who is not a member', async () => {
       const response = await list(h.outsider);
-      expect(singleError(response.body)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+      expect(singleError(response.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
     });
 
     it('answers 403 1004 to another plugin, installed on the tenant or not', async () => {
@@ -263,7 +271,7 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       const otherTenantID = await h.platform.fixtures.tenant();
       const otherConnection = await h.platform.fixtures.connection(otherTenantID, h.helpdeskPlugin.pluginID);
       expectError(await list(otherConnection.authorization), 403, 1004);
-      expect((await list(otherConnection.authorization, otherTenantID)).status).toBe(200);
+      expect((await list(otherConnection.authorization, otherTenantID)).response.status).toBe(200);
     });
 
     it('answers 403 1004 for a tenant that does not exist, whoever asks', async () => {
@@ -277,8 +285,8 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       const operator = await h.platform.fixtures.operator();
       await h.platform.fixtures.membership(tenantID, operator.operatorID, 'member');
       const response = await list(`Bearer ${await h.platform.tokenFor(operator.operatorID)}`, tenantID);
-      expect(response.status).toBe(422);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error)).toEqual({
         statusCode: 422,
         error: 'TenantNotConnectedError',
         error_code: 1000,
@@ -301,7 +309,7 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       await h.platform.fixtures.membership(tenantID, operator.operatorID, 'owner');
       const connection = await h.platform.fixtures.connection(tenantID, h.helpdeskPlugin.pluginID);
       const bearer = `Bearer ${await h.platform.tokenFor(operator.operatorID)}`;
-      expect((await list(bearer, tenantID)).status).toBe(200);
+      expect((await list(bearer, tenantID)).response.status).toBe(200);
       await h.platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE id = $1`, [connection.pluginConnectionID]);
       expectError(await list(bearer, tenantID), 422, 1000);
     });
@@ -311,8 +319,10 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       const lone = await startHelpdeskPlatform();
       try {
         await lone.platform.dataSource.query(`UPDATE plugins SET urn = 'urn:plugin:other' WHERE id = $1`, [lone.helpdeskPlugin.pluginID]);
-        expectError(await request(lone.url, lone.domainsPath(), { headers: { authorization: lone.owner } }), 422, 1000);
-        expectError(await request(lone.url, lone.domainsPath(), { headers: { authorization: lone.helpdeskPlugin.authorization } }), 403, 1004);
+        const listLone = (authorization: string) =>
+          lone.platform.api.helpdesk.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', { params: { path: { tenantID: lone.tenantID } }, headers: { authorization } });
+        expectError(await listLone(lone.owner), 422, 1000);
+        expectError(await listLone(lone.helpdeskPlugin.authorization), 403, 1004);
       } finally {
         await lone.close();
         await h.platform.dataSource.query(`UPDATE plugins SET urn = 'urn:plugin:helpdesk' WHERE id = $1`, [h.helpdeskPlugin.pluginID]);
