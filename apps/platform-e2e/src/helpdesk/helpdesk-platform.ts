@@ -12,7 +12,6 @@ const ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
 export interface HelpdeskPlatform {
   platform: TestPlatform;
   stub: CustomHostnamesStub;
-  url: string;
   helpdeskPlugin: PluginFixture;
   /** Connected to the helpdesk plugin. */
   tenantID: string;
@@ -22,8 +21,6 @@ export interface HelpdeskPlatform {
   owner: string;
   member: string;
   outsider: string;
-  /** Domains path of a tenant. */
-  domainsPath(tenantID?: string): string;
   /** Sets the clock of every app instance given (the first replica by default). */
   setNow(at: Date, clocks?: Clock[]): void;
   close(): Promise<void>;
@@ -60,14 +57,12 @@ export async function startHelpdeskPlatform(env: Record<string, string> = {}): P
   return {
     platform,
     stub,
-    url: platform.helpdeskUrl,
     helpdeskPlugin,
     tenantID,
     connection,
     owner: await bearer(owner.operatorID),
     member: await bearer(member.operatorID),
     outsider: await bearer(outsider.operatorID),
-    domainsPath: (id = tenantID) => `/helpdesk/v1/tenants/${id}/helpdesk/domains`,
     setNow(at, clocks = [clock]) {
       for (const each of clocks) vi.spyOn(each, 'now').mockImplementation(() => new Date(at));
     },
