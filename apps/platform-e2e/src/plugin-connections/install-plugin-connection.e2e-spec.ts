@@ -1,4 +1,4 @@
-import { request, singleError } from '@platform/testing';
+import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
@@ -11,16 +11,17 @@ describe('installing plugins', () => {
   let memberToken: string;
 
   const install = (pluginID: unknown, token = ownerToken, tenant = tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenant}/plugins/connections`, {
-      method: 'POST',
+    platform.api.services.POST('/v1/tenants/{tenantID}/plugins/connections', {
+      params: { path: { tenantID: tenant } },
       headers: { authorization: `Bearer ${token}` },
-      body: { pluginID },
+      body: { pluginID } as never,
     });
-  const remove = (connectionID: string) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
+  const remove = (pluginConnectionID: string) =>
+    platform.api.services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}` },
     });
+  const readTenant = (authorization: string) => platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization } });
   const connectionAuthorization = (id: string, token: string) => `PluginConnection ${Buffer.from(`${id}:${token}`).toString('base64')}`;
   const liveConnections = async (pluginID: string) =>
     (await platform.dataSource.query(`SELECT * FROM plugin_connections WHERE plugin_id = $1 AND status = 'live'`, [pluginID])) as Record<string, unknown>[];
@@ -44,8 +45,8 @@ describe('installing plugins', () => {
   it.each(['plain', 'paid', 'hosted'] as const)('installs a %s plugin, whose token then works, and deletes it', async (kind) => {
     const plugin = await platform.fixtures.plugin({ kind });
     const response = await install(plugin.pluginID);
-    expect(response.status).toBe(201);
-    const installed = response.body.data;
+    expect(response.response.status).toBe(201);
+    const installed = response.data!.data;
     expect(installed).toMatchObject({ pluginID: plugin.pluginID, kind });
     expect(installed.pluginConnectionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -55,10 +56,10 @@ describe('installing plugins', () => {
     if (kind === 'hosted') expect(platform.vms.vms.has(row.vm_id as string)).toBe(true);
 
     const authorization = connectionAuthorization(installed.pluginConnectionID, installed.pluginConnectionToken);
-    expect((await request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization } })).status).toBe(200);
+    expect((await readTenant(authorization)).response.status).toBe(200);
 
-    expect((await remove(installed.pluginConnectionID)).status).toBe(200);
-    expect((await request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization } })).status).toBe(401);
+    expect((await remove(installed.pluginConnectionID)).response.status).toBe(200);
+    expect((await readTenant(authorization)).response.status).toBe(401);
     if (kind === 'paid') await eventually(() => expect(platform.billing.items.has(row.subscription_item_id as string)).toBe(false));
     if (kind === 'hosted') expect(platform.vms.vms.has(row.vm_id as string)).toBe(false);
   });
@@ -66,17 +67,17 @@ describe('installing plugins', () => {
   it('is 403 1004 for a member who is not an owner', async () => {
     const plugin = await platform.fixtures.plugin();
     const response = await install(plugin.pluginID, memberToken);
-    expect(response.status).toBe(403);
-    expect(singleError(response.body).error_code).toBe(1004);
+    expect(response.response.status).toBe(403);
+    expect(singleError(response.error).error_code).toBe(1004);
     expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
   });
 
   it('is 400 1002 for a missing, malformed or unknown pluginID', async () => {
     const missing = await install(undefined);
-    expect(singleError(missing.body).fields).toEqual([{ field: 'pluginID', received: 'undefined', allowed: 'uuid' }]);
+    expect(singleError(missing.error).fields).toEqual([{ field: 'pluginID', received: 'undefined', allowed: 'uuid' }]);
     const unknown = await install('4d3c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a');
-    expect(unknown.status).toBe(400);
-    expect(singleError(unknown.body).fields).toEqual([
+    expect(unknown.response.status).toBe(400);
+    expect(singleError(unknown.error).fields).toEqual([
       { field: 'pluginID', received: '4d3c2b1a-0f9e-4d8c-b7a6-5f4e3d2c1b0a', allowed: 'the id of an existing plugin' },
     ]);
   });
@@ -84,8 +85,8 @@ describe('installing plugins', () => {
   it('is 409 1950 for a plugin already installed, even when two installs race', async () => {
     const plugin = await platform.fixtures.plugin();
     const answers = await Promise.all([install(plugin.pluginID), install(plugin.pluginID)]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
-    expect(singleError(answers.find((answer) => answer.status === 409)!.body)).toEqual({
+    expect(answers.map((answer) => answer.response.status).sort()).toEqual([201, 409]);
+    expect(singleError(answers.find((answer) => answer.response.status === 409)!.error)).toEqual({
       statusCode: 409,
       error: 'PluginAlreadyInstalledError',
       error_code: 1950,
@@ -98,8 +99,8 @@ describe('installing plugins', () => {
     const plugin = await platform.fixtures.plugin({ kind: 'paid' });
     platform.billing.failWithStatus = 500;
     const response = await install(plugin.pluginID);
-    expect(response.status).toBe(502);
-    expect(singleError(response.body).error_code).toBe(5002);
+    expect(response.response.status).toBe(502);
+    expect(singleError(response.error).error_code).toBe(5002);
     expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
   });
 
@@ -107,7 +108,7 @@ describe('installing plugins', () => {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
     platform.vms.failWithStatus = 503;
     const response = await install(plugin.pluginID);
-    expect(singleError(response.body).error_code).toBe(5002);
+    expect(singleError(response.error).error_code).toBe(5002);
     expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
   });
 
@@ -118,8 +119,8 @@ describe('installing plugins', () => {
     await platform.fixtures.membership(unbilled, owner.operatorID, 'owner');
     const plugin = await platform.fixtures.plugin({ kind: 'paid' });
     const response = await install(plugin.pluginID, await platform.tokenFor(owner.operatorID), unbilled);
-    expect(response.status).toBe(422);
-    expect(singleError(response.body).error_code).toBe(1951);
+    expect(response.response.status).toBe(422);
+    expect(singleError(response.error).error_code).toBe(1951);
     expect(platform.billing.callsTo('POST', '/v1/subscription_items').filter((call) => call.body.includes(plugin.pluginID))).toHaveLength(0);
   });
 });
