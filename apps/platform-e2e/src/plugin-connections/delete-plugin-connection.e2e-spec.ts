@@ -1,5 +1,5 @@
 import { CredentialStore } from '@platform/auth';
-import { PluginConnectionFixture, request, singleError } from '@platform/testing';
+import { PluginConnectionFixture, singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
@@ -13,14 +13,16 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
   let memberToken: string;
   let outsiderToken: string;
 
-  const remove = (connectionID: string, token = ownerToken, tenant = tenantID) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenant}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${token}` },
+  const removeWith = (pluginConnectionID: string, headers: Record<string, string>, tenant = tenantID) =>
+    platform.api.services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID: tenant, pluginConnectionID } },
+      headers,
     });
+  const remove = (connectionID: string, token = ownerToken, tenant = tenantID) => removeWith(connectionID, { authorization: `Bearer ${token}` }, tenant);
   /** Whether a connection's own token still opens its tenant (core-tenants' GET /v1/tenants/:id). */
   const tokenWorks = async (connection: PluginConnectionFixture) =>
-    (await request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization: connection.authorization } })).status === 200;
+    (await platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } })).response
+      .status === 200;
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -58,26 +60,23 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
 
   describe('errors', () => {
     it('is 400 1001 for an empty tenantID', async () => {
-      const response = await request(platform.servicesUrl, '/v1/tenants//plugins/connections/0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', { method: 'DELETE' });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).error_code).toBe(1001);
+      const response = await removeWith('0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', {}, '');
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).error_code).toBe(1001);
     });
 
     it('is 401 1003 without a valid operator token', async () => {
       const connection = await connectionOf('plain');
-      const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-        method: 'DELETE',
-        headers: { authorization: connection.authorization },
-      });
-      expect(response.status).toBe(401);
-      expect(singleError(response.body).error_code).toBe(1003);
+      const response = await removeWith(connection.pluginConnectionID, { authorization: connection.authorization });
+      expect(response.response.status).toBe(401);
+      expect(singleError(response.error).error_code).toBe(1003);
       expect(await statusOf(connection.pluginConnectionID)).toBe('live');
     });
 
     it('is 400 1002 naming each malformed id', async () => {
       const response = await remove('not-an-id', ownerToken, 'also-not');
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).fields).toEqual([
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).fields).toEqual([
         { field: 'tenantID', received: 'also-not', allowed: 'uuid' },
         { field: 'pluginConnectionID', received: 'not-an-id', allowed: 'uuid' },
       ]);
@@ -85,16 +84,16 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
 
     it('is 404 1062 for a tenant that does not exist', async () => {
       const response = await remove('0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', ownerToken, 'a6f1c2d3-4b5a-4c6d-8e7f-9a0b1c2d3e4f');
-      expect(response.status).toBe(404);
-      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+      expect(response.response.status).toBe(404);
+      expect(singleError(response.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
     });
 
     it('is 403 1004 for a member who is not an owner, and for an operator of another tenant', async () => {
       const connection = await connectionOf('plain');
       for (const token of [memberToken, outsiderToken]) {
         const response = await remove(connection.pluginConnectionID, token);
-        expect(response.status).toBe(403);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(403);
+        expect(singleError(response.error)).toEqual({
           statusCode: 403,
           error: 'ForbiddenError',
           error_code: 1004,
@@ -107,12 +106,12 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('is 404 1054 for an unknown connection, one of another tenant, and one already removed', async () => {
       const foreign = await connectionOf('plain', otherTenantID);
       const removed = await connectionOf('plain');
-      expect((await remove(removed.pluginConnectionID)).status).toBe(200);
+      expect((await remove(removed.pluginConnectionID)).response.status).toBe(200);
 
       for (const id of ['0b5e1d46-8c1f-4e3a-9b7d-2f0a6c1e7b11', foreign.pluginConnectionID, removed.pluginConnectionID]) {
         const response = await remove(id);
-        expect(response.status).toBe(404);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(404);
+        expect(singleError(response.error)).toEqual({
           statusCode: 404,
           error: 'PluginConnectionNotFoundError',
           error_code: 1054,
@@ -129,7 +128,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       expect(await tokenWorks(connection)).toBe(true); // cached now
 
       const response = await remove(connection.pluginConnectionID);
-      expect(response).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      expect({ status: response.response.status, body: response.data }).toMatchObject({ status: 200, body: { data: { deleted: true } } });
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
       expect(await tokenWorks(connection)).toBe(false);
     });
@@ -137,7 +136,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('deletes a hosted connection\'s VM first, then removes the connection', async () => {
       const connection = await connectionOf('hosted');
       const response = await remove(connection.pluginConnectionID);
-      expect(response.status).toBe(200);
+      expect(response.response.status).toBe(200);
       expect(platform.vms.vms.has(connection.vmId!)).toBe(false);
       expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
       expect(await tokenWorks(connection)).toBe(false);
@@ -146,7 +145,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('counts a VM already gone at the provider as deleted', async () => {
       const connection = await connectionOf('hosted');
       platform.vms.vms.delete(connection.vmId!);
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
     });
 
@@ -154,8 +153,8 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       const connection = await connectionOf('hosted');
       platform.vms.failWithStatus = 500;
       const response = await remove(connection.pluginConnectionID);
-      expect(response.status).toBe(502);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(502);
+      expect(singleError(response.error)).toEqual({
         statusCode: 502,
         error: 'BadGatewayError',
         error_code: 5002,
@@ -169,13 +168,13 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       const connection = await connectionOf('hosted');
       platform.vms.latencyMs = 1_000;
       const response = await remove(connection.pluginConnectionID);
-      expect(singleError(response.body).error_code).toBe(5002);
+      expect(singleError(response.error).error_code).toBe(5002);
       expect(await statusOf(connection.pluginConnectionID)).toBe('live');
     });
 
     it('removes a paid connection and cancels its subscription item at the billing provider', async () => {
       const connection = await connectionOf('paid');
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
       expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(false);
       expect(await tokenWorks(connection)).toBe(false);
@@ -184,7 +183,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('answers 200 while billing is down, then cancels exactly once when it comes back', async () => {
       const connection = await connectionOf('paid');
       platform.billing.failWithStatus = 503;
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       expect(await tokenWorks(connection)).toBe(false);
       await eventually(() => expect(platform.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemId}`).length).toBeGreaterThanOrEqual(2));
       expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(true);
@@ -206,7 +205,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('counts an item already gone at the billing provider as canceled', async () => {
       const connection = await connectionOf('paid');
       platform.billing.items.delete(connection.subscriptionItemId!);
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       await eventually(async () => {
         const [record] = await platform.dataSource.query('SELECT completed_at FROM billing_cancellations WHERE subscription_item_id = $1', [
           connection.subscriptionItemId,
@@ -221,15 +220,15 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       const connection = await connectionOf('hosted');
       platform.vms.latencyMs = 100;
       const answers = await Promise.all([remove(connection.pluginConnectionID), remove(connection.pluginConnectionID)]);
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404]);
-      expect(singleError(answers.find((answer) => answer.status === 404)!.body).error_code).toBe(1054);
+      expect(answers.map((answer) => answer.response.status).sort()).toEqual([200, 404]);
+      expect(singleError(answers.find((answer) => answer.response.status === 404)!.error).error_code).toBe(1054);
       expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
     });
 
     it('still cancels when core-tenants restarts between the removal and the cancellation', async () => {
       const connection = await connectionOf('paid');
       platform.billing.failWithStatus = 503;
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       await platform.apps['core-tenants']!.close();
       platform.billing.failWithStatus = undefined;
       expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(0);
@@ -243,8 +242,8 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       await platform.apps['core-tenants']!.close();
       try {
         const response = await remove(connection.pluginConnectionID);
-        expect(response.status).toBe(504);
-        expect(singleError(response.body)).toEqual({
+        expect(response.response.status).toBe(504);
+        expect(singleError(response.error)).toEqual({
           statusCode: 504,
           error: 'InternalServiceTimeoutError',
           error_code: 5904,
@@ -258,7 +257,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       } finally {
         await platform.restartCoreTenants();
       }
-      expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
     });
   });
 
@@ -266,7 +265,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     const connection = await connectionOf('plain');
     const servicesStore = platform.apps['services-api']!.get(CredentialStore);
     expect(await servicesStore.findLiveConnection(connection.pluginConnectionID)).toBeDefined();
-    expect((await remove(connection.pluginConnectionID)).status).toBe(200);
+    expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
     expect(await servicesStore.findLiveConnection(connection.pluginConnectionID)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { CredentialStore } from '@platform/auth';
-import { PluginConnectionFixture, request, singleError } from '@platform/testing';
+import { PluginConnectionFixture, singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -14,7 +14,7 @@ describe('revocation of a connection token across the steps of its removal', () 
   let credentials: CredentialStore;
   let tenantID: string;
   let connection: PluginConnectionFixture;
-  const ask = () => request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization: connection.authorization } });
+  const ask = () => platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } });
   const commitRemovalInDatabase = () =>
     platform.dataSource.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE id = $1`, [connection.pluginConnectionID]);
 
@@ -27,7 +27,7 @@ describe('revocation of a connection token across the steps of its removal', () 
 
   beforeEach(async () => {
     connection = await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID);
-    expect((await ask()).status).toBe(200); // cached in Redis from here on
+    expect((await ask()).response.status).toBe(200); // cached in Redis from here on
   });
 
   it('refuses the token when the removal committed but its tombstone was never written', async () => {
@@ -35,26 +35,26 @@ describe('revocation of a connection token across the steps of its removal', () 
     await commitRemovalInDatabase();
 
     const response = await ask();
-    expect(response.status).toBe(401);
-    expect(singleError(response.body).error_code).toBe(1003);
+    expect(response.response.status).toBe(401);
+    expect(singleError(response.error).error_code).toBe(1003);
     // Asked again, still refused: the refusal did not re-fill the cache.
-    expect((await ask()).status).toBe(401);
+    expect((await ask()).response.status).toBe(401);
   });
 
   it('keeps the token working when the process stopped before the removal committed', async () => {
     await credentials.beginRemoval(connection.pluginConnectionID);
 
-    expect((await ask()).status).toBe(200);
-    expect((await ask()).status).toBe(200);
+    expect((await ask()).response.status).toBe(200);
+    expect((await ask()).response.status).toBe(200);
   });
 
   it('uses the cache again once a rolled-back removal is abandoned, and still sees a later removal', async () => {
     await credentials.beginRemoval(connection.pluginConnectionID);
     await credentials.abandonRemoval(connection.pluginConnectionID);
-    expect((await ask()).status).toBe(200); // cached again
+    expect((await ask()).response.status).toBe(200); // cached again
 
     await credentials.beginRemoval(connection.pluginConnectionID);
     await commitRemovalInDatabase();
-    expect((await ask()).status).toBe(401);
+    expect((await ask()).response.status).toBe(401);
   });
 });
