@@ -43,8 +43,8 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
     it('answers 202 and mails a six-digit code greeting the person, in text and HTML, in pt-BR by default', async () => {
       const address = freshAddress();
       const response = await ask({ operatorEmail: address, operatorFirstname: 'Ana Lúcia' });
-      expect(response.status).toBe(202);
-      expect(response.body).toEqual(ACCEPTED);
+      expect(response.response.status).toBe(202);
+      expect(response.data).toEqual(ACCEPTED);
 
       const mail = await env.smtp.nextMailTo(address);
       const code = codeOf(mail);
@@ -61,7 +61,7 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
     it('writes in English when Accept-Language prefers English, and escapes the name in HTML', async () => {
       const address = freshAddress();
       const response = await ask({ operatorEmail: address, operatorFirstname: 'Bob <b>' }, { 'accept-language': 'en-GB,en;q=0.9,pt-BR;q=0.5' });
-      expect(response.status).toBe(202);
+      expect(response.response.status).toBe(202);
       const mail = await env.smtp.nextMailTo(address);
       expect(mail.subject).toBe(`Your verification code: ${codeOf(mail)}`);
       expect(mail.text).toContain('Hello, Bob <b>!');
@@ -100,8 +100,8 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       ['', 'an empty string'],
     ])('refuses %j (%s): 400 1002 naming operatorEmail', async (operatorEmail) => {
       const response = await ask({ operatorEmail, operatorFirstname: 'Ana' });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error)).toEqual({
         statusCode: 400,
         error: 'RequestValidationError',
         error_code: 1002,
@@ -112,22 +112,22 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
 
     it('refuses a missing or empty first name, a non-string address and unknown fields', async () => {
       const missing = await ask({ operatorEmail: freshAddress() });
-      expect(singleError(missing.body).fields).toEqual([{ field: 'operatorFirstname', received: 'undefined', allowed: 'string of 1-100 characters' }]);
+      expect(singleError(missing.error).fields).toEqual([{ field: 'operatorFirstname', received: 'undefined', allowed: 'string of 1-100 characters' }]);
       const empty = await ask({ operatorEmail: freshAddress(), operatorFirstname: '' });
-      expect(singleError(empty.body).fields).toEqual([{ field: 'operatorFirstname', received: '', allowed: 'string of 1-100 characters' }]);
+      expect(singleError(empty.error).fields).toEqual([{ field: 'operatorFirstname', received: '', allowed: 'string of 1-100 characters' }]);
       const numeric = await ask({ operatorEmail: 42, operatorFirstname: 'Ana' });
-      expect(singleError(numeric.body).fields).toEqual([{ field: 'operatorEmail', received: '42', allowed: EMAIL_ALLOWED }]);
+      expect(singleError(numeric.error).fields).toEqual([{ field: 'operatorEmail', received: '42', allowed: EMAIL_ALLOWED }]);
       const unknown = await ask({ operatorEmail: freshAddress(), operatorFirstname: 'Ana', locale: 'pt-BR' });
-      expect(unknown.status).toBe(400);
-      expect(singleError(unknown.body).fields).toEqual([{ field: 'locale', received: 'pt-BR', allowed: 'no such field' }]);
+      expect(unknown.response.status).toBe(400);
+      expect(singleError(unknown.error).fields).toEqual([{ field: 'locale', received: 'pt-BR', allowed: 'no such field' }]);
       const notObject = await ask('[1,2]');
-      expect(singleError(notObject.body).error_code).toBe(1002);
+      expect(singleError(notObject.error).error_code).toBe(1002);
     });
 
     it('accepts surrounding spaces and mixed case, and mails the normalised address', async () => {
       const address = freshAddress();
       const response = await ask({ operatorEmail: `  ${address.toUpperCase()} `, operatorFirstname: 'Eva' });
-      expect(response.status).toBe(202);
+      expect(response.response.status).toBe(202);
       expect((await env.smtp.nextMailTo(address)).envelopeTo).toEqual([address]);
     });
   });
@@ -135,30 +135,30 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
   describe('one request per address per minute', () => {
     it('answers 429 1071 with Retry-After to a second request within the minute, and 202 once the minute is over', async () => {
       const address = freshAddress();
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Fabi' })).status).toBe(202);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Fabi' })).response.status).toBe(202);
       env.advanceClock(45_000);
       const limited = await ask({ operatorEmail: address, operatorFirstname: 'Fabi' });
-      expect(limited.status).toBe(429);
-      expect(singleError(limited.body)).toEqual(TOO_MANY);
-      expect(limited.headers.get('retry-after')).toBe('15');
+      expect(limited.response.status).toBe(429);
+      expect(singleError(limited.error)).toEqual(TOO_MANY);
+      expect(limited.response.headers.get('retry-after')).toBe('15');
       env.advanceClock(15_001);
       const again = await ask({ operatorEmail: address, operatorFirstname: 'Fabi' });
-      expect(again.status).toBe(202);
-      expect(again.body).toEqual(ACCEPTED);
+      expect(again.response.status).toBe(202);
+      expect(again.data).toEqual(ACCEPTED);
     });
 
     it('counts the parsed, normalised address: mixed case and surrounding spaces hit the same limit', async () => {
       const address = freshAddress();
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Gil' })).status).toBe(202);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Gil' })).response.status).toBe(202);
       const variant = await ask({ operatorEmail: ` ${address.replace(/^p/, 'P').replace('acme', 'ACME')}\t`, operatorFirstname: 'Gil' });
-      expect(variant.status).toBe(429);
-      expect(singleError(variant.body).error_code).toBe(1071);
+      expect(variant.response.status).toBe(429);
+      expect(singleError(variant.error).error_code).toBe(1071);
     });
 
     it('gives one 202 and one 429 to two concurrent requests for one address', async () => {
       const address = freshAddress();
       const answers = await Promise.all([ask({ operatorEmail: address, operatorFirstname: 'Hugo' }), ask({ operatorEmail: address, operatorFirstname: 'Hugo' })]);
-      expect(answers.map((answer) => answer.status).sort()).toEqual([202, 429]);
+      expect(answers.map((answer) => answer.response.status).sort()).toEqual([202, 429]);
     });
 
     it('replaces the previous code: only the latest one verifies', async () => {
@@ -167,25 +167,25 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       const first = codeOf(await env.smtp.nextMailTo(address));
       const mailsSoFar = env.smtp.mails.length;
       env.advanceClock(61_000);
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Iris' })).status).toBe(202);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Iris' })).response.status).toBe(202);
       const second = codeOf(await env.smtp.nextMailTo(address, { since: mailsSoFar }));
       const body = { operatorEmail: address, operatorFirstname: 'Iris', password: 'a long enough secret' };
       if (first !== second) {
         const stale = await signUp(env.platform, { ...body, emailVerificationCode: first });
-        expect(singleError(stale.body).fields).toEqual([expect.objectContaining({ field: 'emailVerificationCode' })]);
+        expect(singleError(stale.error).fields).toEqual([expect.objectContaining({ field: 'emailVerificationCode' })]);
       }
-      expect((await signUp(env.platform, { ...body, emailVerificationCode: second })).status).toBe(201);
+      expect((await signUp(env.platform, { ...body, emailVerificationCode: second })).response.status).toBe(201);
     });
 
     it('limits requests per client IP across addresses (configurable)', async () => {
       const ip = freshIp();
       for (let index = 0; index < PER_IP_LIMIT; index += 1) {
-        expect((await ask({ operatorEmail: freshAddress(), operatorFirstname: 'Juca' }, { 'x-forwarded-for': ip })).status).toBe(202);
+        expect((await ask({ operatorEmail: freshAddress(), operatorFirstname: 'Juca' }, { 'x-forwarded-for': ip })).response.status).toBe(202);
       }
       const limited = await ask({ operatorEmail: freshAddress(), operatorFirstname: 'Juca' }, { 'x-forwarded-for': ip });
-      expect(limited.status).toBe(429);
-      expect(singleError(limited.body)).toEqual(TOO_MANY);
-      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.response.status).toBe(429);
+      expect(singleError(limited.error)).toEqual(TOO_MANY);
+      expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
     });
   });
 
@@ -198,8 +198,8 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       ['a domain that does not exist (NXDOMAIN)', DOMAINS.nxdomain],
     ])('refuses %s: 422 1847', async (_, domain) => {
       const response = await ask({ operatorEmail: freshAddress(domain), operatorFirstname: 'Kai' });
-      expect(response.status).toBe(422);
-      expect(singleError(response.body)).toEqual(REFUSED_DOMAIN);
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error)).toEqual(REFUSED_DOMAIN);
     });
 
     it.each([
@@ -211,14 +211,14 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
     ])('accepts %s', async (_, domain) => {
       const address = freshAddress(domain);
       const response = await ask({ operatorEmail: address, operatorFirstname: 'Lia' });
-      expect(response.status).toBe(202);
-      expect(response.body).toEqual(ACCEPTED);
+      expect(response.response.status).toBe(202);
+      expect(response.data).toEqual(ACCEPTED);
     });
 
     it('does not count a refused domain against the address', async () => {
       const address = freshAddress(DOMAINS.nullMx);
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Mia' })).status).toBe(422);
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Mia' })).status).toBe(422);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Mia' })).response.status).toBe(422);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Mia' })).response.status).toBe(422);
     });
   });
 
@@ -228,14 +228,14 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       const fresh = freshAddress();
       const forExisting = await ask({ operatorEmail: existing.email, operatorFirstname: 'Nina' });
       const forFresh = await ask({ operatorEmail: fresh, operatorFirstname: 'Nina' });
-      expect(forExisting.status).toBe(forFresh.status);
-      expect(forExisting.body).toEqual(forFresh.body);
-      expect([...forExisting.headers.keys()].sort()).toEqual([...forFresh.headers.keys()].sort());
+      expect(forExisting.response.status).toBe(forFresh.response.status);
+      expect(forExisting.data).toEqual(forFresh.data);
+      expect([...forExisting.response.headers.keys()].sort()).toEqual([...forFresh.response.headers.keys()].sort());
 
       const limitedExisting = await ask({ operatorEmail: existing.email, operatorFirstname: 'Nina' });
       const limitedFresh = await ask({ operatorEmail: fresh, operatorFirstname: 'Nina' });
-      expect(limitedExisting.status).toBe(429);
-      expect(limitedExisting.body).toEqual(limitedFresh.body);
+      expect(limitedExisting.response.status).toBe(429);
+      expect(limitedExisting.error).toEqual(limitedFresh.error);
 
       await env.smtp.nextMailTo(fresh);
       // The existing address's job ran to completion without sending anything.
@@ -250,7 +250,7 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       const refusalsBefore = env.smtp.refusals;
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
-        expect((await ask({ operatorEmail: address, operatorFirstname: 'Otto' })).status).toBe(202);
+        expect((await ask({ operatorEmail: address, operatorFirstname: 'Otto' })).response.status).toBe(202);
         await eventually(() => env.smtp.refusals > refusalsBefore);
       } finally {
         env.smtp.refuseWith = undefined;
@@ -259,26 +259,26 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       await eventually(async () => (await mailJobStates(env.platform, address))[0]?.state === 'completed');
       expect(await mailJobStates(env.platform, address)).toEqual([{ state: 'completed', retryCount: 1 }]);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Otto', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
-      expect(created.status).toBe(201);
+      expect(created.response.status).toBe(201);
     });
 
     it('lets the address ask again at once after a failed delivery; only the new code is then mailed', async () => {
       const address = freshAddress();
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
-        expect((await ask({ operatorEmail: address, operatorFirstname: 'Pia' })).status).toBe(202);
+        expect((await ask({ operatorEmail: address, operatorFirstname: 'Pia' })).response.status).toBe(202);
         await eventually(async () => (await mailJobStates(env.platform, address))[0]?.state === 'retry');
       } finally {
         env.smtp.refuseWith = undefined;
       }
       const again = await ask({ operatorEmail: address, operatorFirstname: 'Pia' });
-      expect(again.status).toBe(202);
+      expect(again.response.status).toBe(202);
       const mail = await env.smtp.nextMailTo(address, { timeoutMs: 15_000 });
       // The first job, superseded, completes on its retry without sending.
       await eventually(async () => (await mailJobStates(env.platform, address)).every((job) => job.state === 'completed'), 15_000);
       expect(env.smtp.mails.filter((received) => received.envelopeTo.includes(address))).toHaveLength(1);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Pia', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
-      expect(created.status).toBe(201);
+      expect(created.response.status).toBe(201);
     });
   });
 
@@ -288,13 +288,13 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       const fresh = freshAddress();
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
-        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).status).toBe(202);
+        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).response.status).toBe(202);
         await eventually(async () => (await mailJobStates(env.platform, fresh))[0]?.state === 'retry');
-        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).status).toBe(202);
+        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).response.status).toBe(202);
         await eventually(async () => (await mailJobStates(env.platform, existing.email))[0]?.state === 'completed');
 
-        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).status).toBe(202);
-        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).status).toBe(202);
+        expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).response.status).toBe(202);
+        expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).response.status).toBe(202);
       } finally {
         env.smtp.refuseWith = undefined;
       }
@@ -312,13 +312,13 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       await closed;
       try {
         const response = await ask({ operatorEmail: address, operatorFirstname: 'Rui' });
-        expect(response.status).toBe(503);
-        expect(singleError(response.body)).toEqual(UNAVAILABLE);
+        expect(response.response.status).toBe(503);
+        expect(singleError(response.error)).toEqual(UNAVAILABLE);
       } finally {
         await redis.connect();
       }
       expect(await mailJobStates(env.platform, address)).toEqual([]);
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Rui' })).status).toBe(202);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Rui' })).response.status).toBe(202);
     });
 
     // Last: it stops services-api's job queue for good.
@@ -330,19 +330,19 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
 
       await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false, wait: true });
       const response = await ask({ operatorEmail: address, operatorFirstname: 'Sara' });
-      expect(response.status).toBe(503);
-      expect(singleError(response.body)).toEqual(UNAVAILABLE);
+      expect(response.response.status).toBe(503);
+      expect(singleError(response.error)).toEqual(UNAVAILABLE);
       // Not 429: the failed request left no limit behind.
-      expect((await ask({ operatorEmail: address, operatorFirstname: 'Sara' })).status).toBe(503);
+      expect((await ask({ operatorEmail: address, operatorFirstname: 'Sara' })).response.status).toBe(503);
 
       const fresh = freshAddress();
-      expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Sara' })).status).toBe(503);
+      expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Sara' })).response.status).toBe(503);
       const redis = env.platform.apps['services-api']!.get<symbol, Redis>(REDIS);
       expect(await redis.exists(`signup:v1:verification:${fresh}`)).toBe(0);
 
       // The code mailed before the failures still verifies.
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Sara', password: 'a long enough secret', emailVerificationCode: code });
-      expect(created.status).toBe(201);
+      expect(created.response.status).toBe(201);
     });
   });
 });

@@ -1,6 +1,7 @@
-import { OperatorFixture, ReceivedMail, request, singleError } from '@platform/testing';
+import { OperatorFixture, ReceivedMail, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress, signUp, SignUpPlatform, startSignUpPlatform } from './sign-up-support';
+import { sentAsIs } from '../support/sent-as-is';
 
 const PASSWORD = 'a long enough secret';
 const TOKEN_ALLOWED = 'an unused, unexpired invitation token for operatorEmail';
@@ -32,16 +33,16 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
   let ownerToken: string;
 
   const invite = (tenant: string, body: unknown, token: string | null = ownerToken, headers: Record<string, string> = {}) =>
-    request(env.platform.servicesUrl, `/v1/tenants/${tenant}/operators/invitations`, {
-      method: 'POST',
-      body,
+    env.platform.api.services.POST('/v1/tenants/{tenantID}/operators/invitations', {
+      params: { path: { tenantID: tenant } },
+      ...sentAsIs(body),
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     });
 
   async function invitedToken(address: string): Promise<string> {
     const since = env.smtp.mails.length;
     const response = await invite(tenantID, { operatorEmail: address });
-    expect(response.status).toBe(201);
+    expect(response.response.status).toBe(201);
     return tokenOf(await env.smtp.nextMailTo(address, { since }));
   }
 
@@ -59,9 +60,9 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
   it('mails a single-use token; signing up with it makes the operator a member of the tenant, without a code', async () => {
     const address = freshAddress();
     const response = await invite(tenantID, { operatorEmail: ` ${address.toUpperCase()} ` });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({ data: { invitationID: expect.any(String), tenantID, operatorEmail: address, expiresAt: expect.any(String) } });
-    const expiresIn = Date.parse(response.body.data.expiresAt) - Date.now();
+    expect(response.response.status).toBe(201);
+    expect(response.data!).toEqual({ data: { invitationID: expect.any(String), tenantID, operatorEmail: address, expiresAt: expect.any(String) } });
+    const expiresIn = Date.parse(response.data!.data.expiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(167 * 3_600_000);
     expect(expiresIn).toBeLessThanOrEqual(168 * 3_600_000);
 
@@ -72,10 +73,10 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
     expect(mail.html).toContain(token);
 
     const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
-    expect(created.status).toBe(201);
-    expect(created.body.data.operatorEmail).toBe(address);
-    const tenants = await request(env.platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${created.body.data.token}` } });
-    expect(tenants.body).toEqual({ data: [{ tenantID, tenantName: 'Acme Atendimento', role: 'member' }] });
+    expect(created.response.status).toBe(201);
+    expect(created.data!.data.operatorEmail).toBe(address);
+    const tenants = await env.platform.api.core.GET('/tenants', { headers: { authorization: `Bearer ${created.data!.data.token}` } });
+    expect(tenants.data!).toEqual({ data: [{ tenantID, tenantName: 'Acme Atendimento', role: 'member' }] });
   });
 
   it('writes the invitation in English when asked to', async () => {
@@ -88,10 +89,10 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
     const address = freshAddress();
     const token = await invitedToken(address);
     const body = { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token };
-    expect((await signUp(env.platform, body)).status).toBe(201);
+    expect((await signUp(env.platform, body)).response.status).toBe(201);
     const again = await signUp(env.platform, { ...body, operatorEmail: address });
-    expect(again.status).toBe(400);
-    expect(again.body).toEqual(invalidTokenBody(token));
+    expect(again.response.status).toBe(400);
+    expect(again.error).toEqual(invalidTokenBody(token));
   });
 
   it('refuses an expired token', async () => {
@@ -99,29 +100,28 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
     const token = await invitedToken(address);
     env.advanceClock(168 * 3_600_000 + 1);
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
-    expect(response.body).toEqual(invalidTokenBody(token));
+    expect(response.error).toEqual(invalidTokenBody(token));
   });
 
   it('refuses a token for another address, and an unknown token', async () => {
     const token = await invitedToken(freshAddress());
     const other = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
-    expect(other.body).toEqual(invalidTokenBody(token));
+    expect(other.error).toEqual(invalidTokenBody(token));
     const unknown = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Nova', password: PASSWORD, invitationToken: 'not-a-token' });
-    expect(unknown.body).toEqual(invalidTokenBody('not-a-token'));
+    expect(unknown.error).toEqual(invalidTokenBody('not-a-token'));
   });
 
   it('refuses an invitation for an address that already has an account, as an invalid token', async () => {
     const existing = await env.platform.fixtures.operator({ email: freshAddress() });
     const token = await invitedToken(existing.email);
     const response = await signUp(env.platform, { operatorEmail: existing.email, operatorFirstname: 'Nova', password: PASSWORD, invitationToken: token });
-    expect(response.body).toEqual(invalidTokenBody(token));
+    expect(response.error).toEqual(invalidTokenBody(token));
   });
 
   describe('POST /v1/operators/invitations/acceptance (an invitee who already has an account)', () => {
     const accept = (token: string | null, invitationToken: unknown) =>
-      request(env.platform.servicesUrl, '/v1/operators/invitations/acceptance', {
-        method: 'POST',
-        body: { invitationToken },
+      env.platform.api.services.POST('/v1/operators/invitations/acceptance', {
+        body: { invitationToken } as never,
         headers: token ? { authorization: `Bearer ${token}` } : {},
       });
     const isMember = async (operatorID: string) =>
@@ -133,12 +133,12 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
       const operatorToken = await env.platform.tokenFor(invitee.operatorID);
 
       const accepted = await accept(operatorToken, invitationToken);
-      expect(accepted).toMatchObject({ status: 200, body: { data: { tenantID, role: 'member' } } });
+      expect({ status: accepted.response.status, body: accepted.data }).toMatchObject({ status: 200, body: { data: { tenantID, role: 'member' } } });
       expect(await isMember(invitee.operatorID)).toBe('member');
 
       const again = await accept(operatorToken, invitationToken);
-      expect(again.status).toBe(400);
-      expect(again.body).toEqual(invalidTokenBody(invitationToken));
+      expect(again.response.status).toBe(400);
+      expect(again.error).toEqual(invalidTokenBody(invitationToken));
     });
 
     it('refuses an invitation for another address, and an unknown token, with the same 400', async () => {
@@ -146,56 +146,56 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
       const someoneElse = await env.platform.fixtures.operator({ email: freshAddress() });
       const invitationToken = await invitedToken(invitee.email);
       const wrongOperator = await accept(await env.platform.tokenFor(someoneElse.operatorID), invitationToken);
-      expect(wrongOperator.body).toEqual(invalidTokenBody(invitationToken));
+      expect(wrongOperator.error).toEqual(invalidTokenBody(invitationToken));
       expect(await isMember(someoneElse.operatorID)).toBeUndefined();
       const unknown = await accept(await env.platform.tokenFor(invitee.operatorID), 'no-such-token');
-      expect(unknown.body).toEqual(invalidTokenBody('no-such-token'));
+      expect(unknown.error).toEqual(invalidTokenBody('no-such-token'));
     });
 
     it('needs an operator token (401 1003) and a token in the body (400 1002)', async () => {
-      expect(singleError((await accept(null, 'x')).body).error_code).toBe(1003);
+      expect(singleError((await accept(null, 'x')).error).error_code).toBe(1003);
       const invitee = await env.platform.fixtures.operator({ email: freshAddress() });
       const missing = await accept(await env.platform.tokenFor(invitee.operatorID), undefined);
-      expect(singleError(missing.body).fields).toEqual([{ field: 'invitationToken', received: 'undefined', allowed: 'string of 1-200 characters' }]);
+      expect(singleError(missing.error).fields).toEqual([{ field: 'invitationToken', received: 'undefined', allowed: 'string of 1-200 characters' }]);
     });
   });
 
   describe('who may invite', () => {
     it('refuses a member who is not an owner: 403 1004', async () => {
       const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(member.operatorID));
-      expect(response.status).toBe(403);
-      expect(singleError(response.body)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+      expect(response.response.status).toBe(403);
+      expect(singleError(response.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
     });
 
     it('refuses an operator of another tenant: 403 1004', async () => {
       const outsider = await env.platform.fixtures.operator();
       await env.platform.fixtures.membership(await env.platform.fixtures.tenant(), outsider.operatorID, 'owner');
       const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(outsider.operatorID));
-      expect(singleError(response.body).error_code).toBe(1004);
+      expect(singleError(response.error).error_code).toBe(1004);
     });
 
     it('answers 404 1062 for an unknown tenant', async () => {
       const response = await invite('3f1c9a52-7a4e-4d8b-9a61-0c2f5e8b7d10', { operatorEmail: freshAddress() });
-      expect(response.status).toBe(404);
-      expect(singleError(response.body)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
+      expect(response.response.status).toBe(404);
+      expect(singleError(response.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
     });
 
     it('answers 401 1003 without a token', async () => {
       const response = await invite(tenantID, { operatorEmail: freshAddress() }, null);
-      expect(response.status).toBe(401);
-      expect(singleError(response.body).error_code).toBe(1003);
+      expect(response.response.status).toBe(401);
+      expect(singleError(response.error).error_code).toBe(1003);
     });
 
     it('answers 400 1001 for an empty tenantID and 400 1002 for a malformed one or a bad body', async () => {
       const empty = await invite('', { operatorEmail: freshAddress() });
-      expect(empty.status).toBe(400);
-      expect(singleError(empty.body).error_code).toBe(1001);
+      expect(empty.response.status).toBe(400);
+      expect(singleError(empty.error).error_code).toBe(1001);
       const malformed = await invite('not-a-uuid', { operatorEmail: freshAddress() });
-      expect(singleError(malformed.body).fields).toEqual([
+      expect(singleError(malformed.error).fields).toEqual([
         { field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' },
       ]);
       const badBody = await invite(tenantID, { operatorEmail: 'nope', role: 'owner' });
-      expect(singleError(badBody.body).fields).toEqual([
+      expect(singleError(badBody.error).fields).toEqual([
         { field: 'role', received: 'owner', allowed: 'no such field' },
         {
           field: 'operatorEmail',
@@ -207,8 +207,8 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
 
     it('refuses a disposable address: 422 1847', async () => {
       const response = await invite(tenantID, { operatorEmail: 'someone@mailinator.com' });
-      expect(response.status).toBe(422);
-      expect(singleError(response.body).error_code).toBe(1847);
+      expect(response.response.status).toBe(422);
+      expect(singleError(response.error).error_code).toBe(1847);
     });
   });
 });

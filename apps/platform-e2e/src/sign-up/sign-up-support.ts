@@ -1,7 +1,8 @@
 import { Clock } from '@apps/services-api';
-import { DnsStub, ReceivedMail, request, SmtpStub, startDnsStub, startSmtpStub } from '@platform/testing';
+import { DnsStub, ReceivedMail, SmtpStub, startDnsStub, startSmtpStub } from '@platform/testing';
 import { vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { sentAsIs } from '../support/sent-as-is';
 
 /** Domains the local DNS server answers for, one per case of the deliverability rule. */
 export const DOMAINS = {
@@ -84,12 +85,13 @@ export const freshIp = () => `10.60.${Math.floor(ipCounter / 250)}.${(ipCounter+
 let addressCounter = 0;
 export const freshAddress = (domain: string = DOMAINS.mx) => `person-${Date.now().toString(36)}-${addressCounter++}@${domain}`;
 
+/** Operation 8; `body` as a test sends it, inside the contract or on purpose outside it. */
 export function requestCode(platform: TestPlatform, body: unknown, headers: Record<string, string> = {}) {
-  return request(platform.servicesUrl, '/v1/operators/email-verification', { method: 'POST', body, headers: { 'x-forwarded-for': freshIp(), ...headers } });
+  return platform.api.services.POST('/v1/operators/email-verification', { ...sentAsIs(body), headers: { 'x-forwarded-for': freshIp(), ...headers } });
 }
 
 export function signUp(platform: TestPlatform, body: unknown) {
-  return request(platform.servicesUrl, '/v1/operators', { method: 'POST', body, headers: { 'x-forwarded-for': freshIp() } });
+  return platform.api.services.POST('/v1/operators', { ...sentAsIs(body), headers: { 'x-forwarded-for': freshIp() } });
 }
 
 /** The six-digit code of a verification mail (its text body). */

@@ -4,7 +4,7 @@ import { IssueOperatorToken } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
 import { TransportClient } from '@platform/transport';
-import { request, singleError } from '@platform/testing';
+import { singleError } from '@platform/testing';
 import type Redis from 'ioredis';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe('POST /v1/operators (sign-up completion)', () => {
   async function mailedCode(address: string, firstname = 'Ana'): Promise<string> {
     const since = env.smtp.mails.length;
     const response = await requestCode(env.platform, { operatorEmail: address, operatorFirstname: firstname });
-    expect(response.status).toBe(202);
+    expect(response.response.status).toBe(202);
     return codeOf(await env.smtp.nextMailTo(address, { since }));
   }
 
@@ -52,19 +52,19 @@ describe('POST /v1/operators (sign-up completion)', () => {
       password: PASSWORD,
       emailVerificationCode: code,
     });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({ data: { operatorID: expect.any(String), operatorEmail: address, token: expect.any(String) } });
-    const { operatorID, token } = response.body.data;
+    expect(response.response.status).toBe(201);
+    expect(response.data!).toEqual({ data: { operatorID: expect.any(String), operatorEmail: address, token: expect.any(String) } });
+    const { operatorID, token } = response.data!.data;
 
     // The same token sign-in gives: core-tenants' key and claims.
     expect(decodeProtectedHeader(token).alg).toBe('EdDSA');
     expect(decodeJwt(token)).toMatchObject({ sub: operatorID, iss: 'core-tenants', aud: 'platform-api' });
-    const tenants = await request(env.platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${token}` } });
-    expect(tenants.status).toBe(200);
-    expect(tenants.body).toEqual({ data: [] });
+    const tenants = await env.platform.api.core.GET('/tenants', { headers: { authorization: `Bearer ${token}` } });
+    expect(tenants.response.status).toBe(200);
+    expect(tenants.data!).toEqual({ data: [] });
 
-    const signIn = await request(env.platform.coreUrl, '/v1/operators/sign-in', { method: 'POST', body: { operatorEmail: address, password: PASSWORD } });
-    expect(signIn.status).toBe(200);
+    const signIn = await env.platform.api.core.POST('/v1/operators/sign-in', { body: { operatorEmail: address, password: PASSWORD } });
+    expect(signIn.response.status).toBe(200);
     const rows = await env.platform.dataSource.query('SELECT email, firstname, lastname, password_hash FROM operators WHERE id = $1', [operatorID]);
     expect(rows).toEqual([{ email: address, firstname: 'Ana', lastname: 'Souza', password_hash: expect.stringMatching(/^\$2[aby]\$11\$/) }]);
   });
@@ -74,23 +74,22 @@ describe('POST /v1/operators (sign-up completion)', () => {
     const code = await mailedCode(address);
     const wrong = code === '000000' ? '000001' : '000000';
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: wrong });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual(wrongCodeBody(wrong));
+    expect(response.response.status).toBe(400);
+    expect(response.error).toEqual(wrongCodeBody(wrong));
   });
 
   it('limits attempts per client IP across addresses: 429 1071 with Retry-After', async () => {
     const ip = { 'x-forwarded-for': '10.77.0.1' };
     const attempt = (address: string) =>
-      request(env.platform.servicesUrl, '/v1/operators', {
-        method: 'POST',
+      env.platform.api.services.POST('/v1/operators', {
         headers: ip,
         body: { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' },
       });
-    for (let index = 0; index < 6; index += 1) expect((await attempt(freshAddress())).status).toBe(400);
+    for (let index = 0; index < 6; index += 1) expect((await attempt(freshAddress())).response.status).toBe(400);
     const limited = await attempt(freshAddress());
-    expect(limited.status).toBe(429);
-    expect(singleError(limited.body)).toEqual({ statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' });
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.response.status).toBe(429);
+    expect(singleError(limited.error)).toEqual({ statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' });
+    expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('refuses an expired code (after 10 minutes)', async () => {
@@ -98,7 +97,7 @@ describe('POST /v1/operators (sign-up completion)', () => {
     const code = await mailedCode(address);
     env.advanceClock(10 * 60_000 + 1);
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code });
-    expect(response.body).toEqual(wrongCodeBody(code));
+    expect(response.error).toEqual(wrongCodeBody(code));
   });
 
   it('accepts a code just before it expires', async () => {
@@ -106,7 +105,7 @@ describe('POST /v1/operators (sign-up completion)', () => {
     const code = await mailedCode(address);
     env.advanceClock(10 * 60_000 - 1_000);
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code });
-    expect(response.status).toBe(201);
+    expect(response.response.status).toBe(201);
   });
 
   it('burns the code after five wrong tries: the right code no longer works', async () => {
@@ -115,10 +114,10 @@ describe('POST /v1/operators (sign-up completion)', () => {
     const wrongCodes = ['000000', '111111', '222222', '333333', '444444', '555555'].filter((candidate) => candidate !== code).slice(0, 5);
     for (const wrong of wrongCodes) {
       const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: wrong });
-      expect(response.body).toEqual(wrongCodeBody(wrong));
+      expect(response.error).toEqual(wrongCodeBody(wrong));
     }
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code });
-    expect(response.body).toEqual(wrongCodeBody(code));
+    expect(response.error).toEqual(wrongCodeBody(code));
   });
 
   it('still accepts the right code after four wrong tries', async () => {
@@ -129,15 +128,15 @@ describe('POST /v1/operators (sign-up completion)', () => {
       await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: wrong });
     }
     const response = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code });
-    expect(response.status).toBe(201);
+    expect(response.response.status).toBe(201);
   });
 
   it('uses a code once', async () => {
     const address = freshAddress();
     const code = await mailedCode(address);
     const body = { operatorEmail: address, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code };
-    expect((await signUp(env.platform, body)).status).toBe(201);
-    expect((await signUp(env.platform, body)).body).toEqual(wrongCodeBody(code));
+    expect((await signUp(env.platform, body)).response.status).toBe(201);
+    expect((await signUp(env.platform, body)).error).toEqual(wrongCodeBody(code));
   });
 
   it('does not accept a code mailed to another address', async () => {
@@ -147,16 +146,16 @@ describe('POST /v1/operators (sign-up completion)', () => {
     await mailedCode(other);
     const response = await signUp(env.platform, { operatorEmail: other, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: code });
     // The other address's own code could equal this one by chance (1 in a million); then it would rightly pass.
-    if (response.status !== 201) expect(response.body).toEqual(wrongCodeBody(code));
+    if (response.response.status !== 201) expect(response.error).toEqual(wrongCodeBody(code));
   });
 
   it('answers an address that already has an account exactly as a wrong code', async () => {
     const existing = await env.platform.fixtures.operator({ email: freshAddress() });
     await requestCode(env.platform, { operatorEmail: existing.email, operatorFirstname: 'Ana' });
     const response = await signUp(env.platform, { operatorEmail: existing.email, operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' });
-    expect(response.body).toEqual(wrongCodeBody('123456'));
+    expect(response.error).toEqual(wrongCodeBody('123456'));
     const never = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' });
-    expect(never.body).toEqual(wrongCodeBody('123456'));
+    expect(never.error).toEqual(wrongCodeBody('123456'));
   });
 
   describe('validation', () => {
@@ -170,36 +169,36 @@ describe('POST /v1/operators (sign-up completion)', () => {
       ['not a string', 1234567890],
     ])('refuses a password %s: 400 1002 naming password', async (_, password) => {
       const response = await signUp(env.platform, { ...base(), password });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).fields).toEqual([{ field: 'password', received: String(password), allowed: PASSWORD_ALLOWED }]);
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).fields).toEqual([{ field: 'password', received: String(password), allowed: PASSWORD_ALLOWED }]);
     });
 
     it('refuses a password equal to the address or its local part', async () => {
       const body = base();
       const asAddress = await signUp(env.platform, { ...body, password: body.operatorEmail.toUpperCase() });
-      expect(singleError(asAddress.body).fields).toEqual([expect.objectContaining({ field: 'password' })]);
+      expect(singleError(asAddress.error).fields).toEqual([expect.objectContaining({ field: 'password' })]);
       const asLocalPart = await signUp(env.platform, { ...body, password: body.operatorEmail.split('@')[0] });
-      expect(singleError(asLocalPart.body).fields).toEqual([expect.objectContaining({ field: 'password' })]);
+      expect(singleError(asLocalPart.error).fields).toEqual([expect.objectContaining({ field: 'password' })]);
     });
 
     it('needs exactly one of emailVerificationCode and invitationToken', async () => {
       const { emailVerificationCode: _, ...withoutCode } = base();
       const neither = await signUp(env.platform, withoutCode);
-      expect(singleError(neither.body).fields).toEqual([
+      expect(singleError(neither.error).fields).toEqual([
         { field: 'emailVerificationCode', received: 'undefined', allowed: 'six digits (or give invitationToken instead)' },
       ]);
       const both = await signUp(env.platform, { ...base(), invitationToken: 'abc' });
-      expect(singleError(both.body).fields).toEqual([{ field: 'invitationToken', received: 'abc', allowed: 'absent when emailVerificationCode is given' }]);
+      expect(singleError(both.error).fields).toEqual([{ field: 'invitationToken', received: 'abc', allowed: 'absent when emailVerificationCode is given' }]);
       const malformed = await signUp(env.platform, { ...base(), emailVerificationCode: '12345a' });
-      expect(singleError(malformed.body).fields).toEqual([
+      expect(singleError(malformed.error).fields).toEqual([
         { field: 'emailVerificationCode', received: '12345a', allowed: 'six digits (or give invitationToken instead)' },
       ]);
     });
 
     it('validates the address, the names and unknown fields', async () => {
       const response = await signUp(env.platform, { ...base(), operatorEmail: 'ana..x@acme.com', operatorFirstname: '', operatorLastname: '', role: 'owner' });
-      expect(response.status).toBe(400);
-      expect(singleError(response.body).fields).toEqual([
+      expect(response.response.status).toBe(400);
+      expect(singleError(response.error).fields).toEqual([
         { field: 'role', received: 'owner', allowed: 'no such field' },
         {
           field: 'operatorEmail',
@@ -232,8 +231,8 @@ describe('POST /v1/operators (sign-up completion)', () => {
     await closed;
     try {
       const response = await signUp(env.platform, { operatorEmail: freshAddress(), operatorFirstname: 'Ana', password: PASSWORD, emailVerificationCode: '123456' });
-      expect(response.status).toBe(503);
-      expect(singleError(response.body)).toEqual({
+      expect(response.response.status).toBe(503);
+      expect(singleError(response.error)).toEqual({
         statusCode: 503,
         error: 'EmailVerificationUnavailableError',
         error_code: 5016,
