@@ -1,6 +1,6 @@
 import { DeletePluginConnection } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { PluginConnectionFixture, request, TEST_REDIS_URL } from '@platform/testing';
+import { PluginConnectionFixture, TEST_REDIS_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -26,7 +26,8 @@ describe('two environments on one Redis server', () => {
 
   const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => (error as AppException).toBody());
   const firstTokenWorks = async () =>
-    (await request(first.coreUrl, `/v1/tenants/${firstTenantID}`, { headers: { authorization: firstConnection.authorization } })).status === 200;
+    (await first.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID: firstTenantID } }, headers: { authorization: firstConnection.authorization } }))
+      .response.status === 200;
   const firstStatus = async () =>
     (await first.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [firstConnection.pluginConnectionID]))[0].status;
 
