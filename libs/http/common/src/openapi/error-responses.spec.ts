@@ -1,0 +1,88 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { describe, expect, it } from 'vitest';
+import { ERROR_KEYS_EXTENSION } from './api-errors.decorator';
+import { documentErrorResponses, errorKeysOf } from './error-responses';
+
+const SERVER_REFUSALS = ['MalformedRequest', 'MalformedUrl', 'RequestTimeout', 'HeaderFieldsTooLarge'];
+const ALWAYS = [...SERVER_REFUSALS, 'Unknown', 'InternalServiceUnavailable'];
+
+describe('errorKeysOf', () => {
+  it('gives a public operation without input only what every operation answers', () => {
+    expect(errorKeysOf('/.well-known/jwks.json', { responses: {} }).sort()).toEqual([...ALWAYS].sort());
+  });
+
+  it('adds the guard, the tenant access check, 1001, validation and the path limit for a guarded tenant path', () => {
+    const keys = errorKeysOf('/v1/tenants/{tenantID}/notifications', {
+      responses: {},
+      security: [{ operator: [] }],
+      parameters: [{ name: 'tenantID', in: 'path', required: true }],
+    });
+    expect(keys.sort()).toEqual([...ALWAYS, 'Unauthorized', 'Forbidden', 'MissingTenantID', 'RequestValidation', 'UrlTooLong'].sort());
+  });
+
+  it('adds 1002 and 413 for a body, keeps the operation\'s own codes, and leaves 403 to tenant paths', () => {
+    const keys = errorKeysOf('/v1/operators/invitations/acceptance', {
+      responses: {},
+      security: [{ operator: [] }],
+      requestBody: { content: {} },
+      [ERROR_KEYS_EXTENSION]: ['TooManyRequests'],
+    } as never);
+    expect(keys.sort()).toEqual([...ALWAYS, 'TooManyRequests', 'Unauthorized', 'RequestValidation', 'PayloadTooLarge'].sort());
+  });
+
+  it('does not count a header parameter as validated input', () => {
+    const keys = errorKeysOf('/v1/operators', { responses: {}, parameters: [{ name: 'accept-language', in: 'header' }] });
+    expect(keys).not.toContain('RequestValidation');
+  });
+});
+
+describe('documentErrorResponses', () => {
+  const document = (): OpenAPIObject => ({
+    openapi: '3.0.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/v1/tenants/{tenantID}': {
+        get: {
+          responses: { 200: { description: 'ok' } },
+          security: [{ operator: [] }],
+          parameters: [{ name: 'tenantID', in: 'path', required: true }],
+          [ERROR_KEYS_EXTENSION]: ['TenantNotFound'],
+        } as never,
+      },
+      '/v1/operators/sign-in': { post: { responses: { 200: { description: 'ok' } } } },
+    },
+  });
+
+  it('groups the codes by status, one example per code, with the 1002 fields, and drops the extension', () => {
+    const completed = document();
+    documentErrorResponses(completed);
+    const operation = completed.paths['/v1/tenants/{tenantID}'].get!;
+    expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '408', '414', '431', '500', '503']);
+    const badRequest = operation.responses['400'] as { content: Record<string, { examples: Record<string, { $ref: string }> }> };
+    expect(Object.keys(badRequest.content['application/json'].examples)).toEqual(['1001', '1002', '1900', '1901']);
+    expect(badRequest.content['application/json'].examples['1002'].$ref).toBe('#/components/examples/RequestValidationError_tenantID');
+    expect(completed.components!.examples!.RequestValidationError_tenantID).toEqual({
+      summary: '1002 RequestValidationError',
+      value: {
+        errors: [
+          {
+            statusCode: 400,
+            error: 'RequestValidationError',
+            error_code: 1002,
+            message: 'Invalid request data.',
+            fields: [{ field: 'tenantID', received: 'abc', allowed: 'uuid' }],
+          },
+        ],
+      },
+    });
+    expect(operation.responses['404']).toMatchObject({ description: '- 1062 TenantNotFoundError: Tenant not found.' });
+    expect(operation).not.toHaveProperty(ERROR_KEYS_EXTENSION);
+  });
+
+  it('states that a public operation needs no credential', () => {
+    const completed = document();
+    documentErrorResponses(completed);
+    expect(completed.paths['/v1/operators/sign-in'].post!.security).toEqual([]);
+    expect(completed.paths['/v1/tenants/{tenantID}'].get!.security).toEqual([{ operator: [] }]);
+  });
+});
