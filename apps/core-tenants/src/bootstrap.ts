@@ -1,8 +1,8 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
-import { OpenAPIObject } from '@nestjs/swagger';
 import { generateKeyPairSync } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { OpenAPIObject } from '@nestjs/swagger';
+import { describePluginAuthSchemes } from '@platform/auth';
+import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
@@ -37,10 +37,7 @@ const CORE_TENANTS_DOCUMENT: ApiDocumentOptions = {
   title: 'Core REST API',
   version: '0.84.1',
   description: 'Tenants, operator sign-in and the public keys of operator tokens ({core_url}).',
-  servers: [
-    { url: 'http://127.0.0.1:3002', description: 'Local quick start (npm start)' },
-    { url: 'http://core-tenants.platform.svc:3002', description: 'Inside the Kubernetes cluster (k8s/)' },
-  ],
+  servers: serversOf('core-tenants', 3002),
   describeSecurity: describePluginAuthSchemes,
 };
 

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
 import { OpenAPIObject } from '@nestjs/swagger';
+import { describePluginAuthSchemes } from '@platform/auth';
+import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
 import { PluginsHelpdeskConfig } from './config';
 import { PluginsHelpdeskModule } from './plugins-helpdesk.module';
 
@@ -20,10 +20,7 @@ const PLUGINS_HELPDESK_DOCUMENT: ApiDocumentOptions = {
   title: 'Plugin API: help centers',
   version: '0.84.1',
   description: 'Plugin API for help centers and their custom domains ({plugins_url}, paths under /helpdesk/v1).',
-  servers: [
-    { url: 'http://127.0.0.1:3001', description: 'Local quick start (npm start)' },
-    { url: 'http://plugins-helpdesk.platform.svc:3001', description: 'Inside the Kubernetes cluster (k8s/)' },
-  ],
+  servers: serversOf('plugins-helpdesk', 3001),
   describeSecurity: describePluginAuthSchemes,
 };
 

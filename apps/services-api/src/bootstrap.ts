@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi } from '@platform/http-common';
 import { OpenAPIObject } from '@nestjs/swagger';
+import { describePluginAuthSchemes } from '@platform/auth';
+import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
 import { ServicesApiConfig } from './config';
 import { ServicesApiModule } from './services-api.module';
 
@@ -22,10 +22,7 @@ const SERVICES_API_DOCUMENT: ApiDocumentOptions = {
   title: 'Services API',
   version: SERVICES_API_VERSION,
   description: 'Multi-tenant services API of the omnichannel customer-service platform ({base_url}, paths under /v1).',
-  servers: [
-    { url: 'http://127.0.0.1:3000', description: 'Local quick start (npm start)' },
-    { url: 'http://services-api.platform.svc:3000', description: 'Inside the Kubernetes cluster (k8s/)' },
-  ],
+  servers: serversOf('services-api', 3000),
   describeSecurity: describePluginAuthSchemes,
 };
 

@@ -16,5 +16,5 @@ export { RequestValidationPipe } from './request-validation.pipe';
 export { isUuid } from './uuid';
 export { IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
 export { ApiErrors } from './openapi/api-errors.decorator';
-export { buildApiDocument, describeApi } from './openapi/api-document';
+export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';

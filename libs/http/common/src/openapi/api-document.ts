@@ -19,6 +19,14 @@ export interface ApiDocumentOptions {
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
 }
 
+/** Where an app is reached: the local quick start's port, and its Service inside the cluster (k8s/, namespace platform). */
+export function serversOf(service: string, port: number): ApiServer[] {
+  return [
+    { url: `http://127.0.0.1:${port}`, description: 'Local quick start (npm start)' },
+    { url: `http://${service}.platform.svc:${port}`, description: 'Inside the Kubernetes cluster (k8s/)' },
+  ];
+}
+
 /** What any request no operation answers gets, wherever it is sent (docs/errors.md). */
 const UNROUTED_ANSWERS =
   '\n\nEvery error is answered in one envelope, `{"errors": [error]}`, listed per operation with its codes. ' +
