@@ -11,7 +11,14 @@ export class JwksController {
   @Get('jwks.json')
   @Header('cache-control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys that verify operator tokens (RFC 7517)' })
-  @ApiOkResponse({ schema: { example: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '...', kid: '...', alg: 'EdDSA', use: 'sig' }] } } })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      required: ['keys'],
+      properties: { keys: { type: 'array', items: { type: 'object', description: 'A public JWK', additionalProperties: { type: 'string' } } } },
+      example: { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '...', kid: '...', alg: 'EdDSA', use: 'sig' }] },
+    },
+  })
   jwks(): { keys: object[] } {
     return { keys: [this.key.publicJwk] };
   }

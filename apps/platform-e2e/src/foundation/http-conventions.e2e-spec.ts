@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { sentAsIs } from '../support/sent-as-is';
 
 describe('HTTP conventions shared by every app', () => {
   let platform: TestPlatform;
@@ -13,8 +14,7 @@ describe('HTTP conventions shared by every app', () => {
   });
   afterAll(() => platform.close());
 
-  const signIn = (body: string | unknown, headers: Record<string, string> = {}) =>
-    request(platform.coreUrl, '/v1/operators/sign-in', { method: 'POST', body, headers });
+  const signIn = (body: string | unknown, headers: Record<string, string> = {}) => platform.api.core.POST('/v1/operators/sign-in', { ...sentAsIs(body), headers });
 
   it('answers an unknown route 404 in the envelope, on every app', async () => {
     for (const url of [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl]) {
@@ -38,8 +38,8 @@ describe('HTTP conventions shared by every app', () => {
 
   it('answers malformed JSON 400 1002 naming the body', async () => {
     const response = await signIn('{"operatorEmail": ');
-    expect(response.status).toBe(400);
-    expect(singleError(response.body)).toEqual({
+    expect(response.response.status).toBe(400);
+    expect(singleError(response.error)).toEqual({
       statusCode: 400,
       error: 'RequestValidationError',
       error_code: 1002,
@@ -55,26 +55,26 @@ describe('HTTP conventions shared by every app', () => {
     ['a number', '42', '42'],
   ])('answers a body that is %s 400 1002', async (_, raw, received) => {
     const response = await signIn(raw);
-    expect(response.status).toBe(400);
-    expect(singleError(response.body).fields).toEqual([{ field: 'body', received, allowed: 'a JSON object' }]);
+    expect(response.response.status).toBe(400);
+    expect(singleError(response.error).fields).toEqual([{ field: 'body', received, allowed: 'a JSON object' }]);
   });
 
   it('answers a body that is not JSON 400 1002', async () => {
     const response = await signIn('operatorEmail=a', { 'content-type': 'application/x-www-form-urlencoded' });
-    expect(response.status).toBe(400);
-    expect(singleError(response.body).error_code).toBe(1002);
+    expect(response.response.status).toBe(400);
+    expect(singleError(response.error).error_code).toBe(1002);
   });
 
   it('refuses prototype pollution attempts with 400 1002', async () => {
     const response = await signIn('{"__proto__": {"admin": true}, "operatorEmail": "a@b.co", "password": "x"}');
-    expect(response.status).toBe(400);
-    expect(singleError(response.body).error_code).toBe(1002);
+    expect(response.response.status).toBe(400);
+    expect(singleError(response.error).error_code).toBe(1002);
   });
 
   it('answers a body over the limit 413 in the envelope', async () => {
     const response = await signIn({ operatorEmail: 'a@acme.com', password: 'x'.repeat(4096) });
-    expect(response.status).toBe(413);
-    expect(singleError(response.body)).toEqual({
+    expect(response.response.status).toBe(413);
+    expect(singleError(response.error)).toEqual({
       statusCode: 413,
       error: 'PayloadTooLargeError',
       error_code: 1913,
@@ -86,31 +86,31 @@ describe('HTTP conventions shared by every app', () => {
     const operator = await platform.fixtures.operator();
     const token = await platform.tokenFor(operator.operatorID);
     await withTableMissing(platform.dataSource, 'memberships', async () => {
-      const response = await request(platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${token}` } });
-      expect(response.status).toBe(500);
-      expect(singleError(response.body)).toEqual({
+      const response = await platform.api.core.GET('/tenants', { headers: { authorization: `Bearer ${token}` } });
+      expect(response.response.status).toBe(500);
+      expect(singleError(response.error)).toEqual({
         statusCode: 500,
         error: 'UnknownError',
         error_code: 5999,
         message: 'For some unknown reason your request has not succeeded.',
       });
-      expect(JSON.stringify(response.body)).not.toContain('memberships');
+      expect(JSON.stringify(response.error)).not.toContain('memberships');
     });
   });
 
   it('echoes the request id, or makes one', async () => {
-    const given = await request(platform.coreUrl, '/health/live', { headers: { 'x-request-id': 'req-abc-123' } });
-    expect(given.headers.get('x-request-id')).toBe('req-abc-123');
-    const made = await request(platform.coreUrl, '/health/live');
-    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await platform.api.core.GET('/health/live', { headers: { 'x-request-id': 'req-abc-123' } });
+    expect(given.response.headers.get('x-request-id')).toBe('req-abc-123');
+    const made = await platform.api.core.GET('/health/live');
+    expect(made.response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('serves liveness and readiness (Postgres and Redis) on every app', async () => {
-    for (const url of [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl]) {
-      expect((await request(url, '/health/live')).status).toBe(200);
-      const ready = await request(url, '/health/ready');
-      expect(ready.status).toBe(200);
-      expect(ready.body.info).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' } });
+    for (const api of [platform.api.core, platform.api.services, platform.api.helpdesk]) {
+      expect((await api.GET('/health/live')).response.status).toBe(200);
+      const ready = await api.GET('/health/ready');
+      expect(ready.response.status).toBe(200);
+      expect((ready.data as { info: object }).info).toMatchObject({ postgres: { status: 'up' }, redis: { status: 'up' } });
     }
   });
 
@@ -141,9 +141,9 @@ describe('HTTP conventions shared by every app', () => {
   });
 
   it('publishes the public key that verifies operator tokens', async () => {
-    const response = await request(platform.coreUrl, '/.well-known/jwks.json');
-    expect(response.body.keys).toHaveLength(1);
-    expect(response.body.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
-    expect(response.body.keys[0]).not.toHaveProperty('d');
+    const response = await platform.api.core.GET('/.well-known/jwks.json');
+    expect(response.data!.keys).toHaveLength(1);
+    expect(response.data!.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(response.data!.keys[0]).not.toHaveProperty('d');
   });
 });

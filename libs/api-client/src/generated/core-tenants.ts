@@ -220,7 +220,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        keys: {
+                            [key: string]: string;
+                        }[];
+                    };
                 };
             };
             /**
