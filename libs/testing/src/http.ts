@@ -32,7 +32,11 @@ export function decodeBody<T>(text: string): T {
   }
 }
 
-/** Sends a real HTTP request to an app listening on loopback. */
+/**
+ * Sends a real HTTP request to an app listening on loopback, untyped: for what
+ * the typed clients of @platform/api-client cannot express on purpose (routes
+ * and methods no operation answers, paths outside the OpenAPI documents).
+ */
 export async function request<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
   const { headers, body } = encodeRequest(options);
   const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
