@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
 import { REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
+import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
@@ -16,6 +17,8 @@ export interface HttpAppOptions {
   headersTimeoutMs: number;
   /** Time a client has to send the whole request, body included; then 408 1908. */
   requestTimeoutMs: number;
+  /** Browser origins allowed to call the app; none: CORS off (docs/http-conventions.md). */
+  cors: CorsPolicy;
   openApi: { title: string; version: string; description: string };
   /** Extra OpenAPI security schemes the app documents, besides the operator bearer token. */
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
@@ -36,8 +39,9 @@ export const API_REFERENCE_PATH = '/docs';
 
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
- * JSON logs, the envelope filter, the validation pipe, the body limit, the
- * OpenAPI document at /openapi.json and an interactive reference at /docs.
+ * JSON logs, the envelope filter, the validation pipe, the body limit, CORS
+ * when origins are configured, the OpenAPI document at /openapi.json and an
+ * interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
  * prototype-poisoning protection built into the JSON parser.
@@ -77,12 +81,17 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   });
   const fastify = app.getHttpAdapter().getInstance();
   const pathMethods = new PathMethods({ maxParamLength });
-  fastify.addHook('onRoute', (route) => pathMethods.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) => {
+    // The CORS plugin's catch-all OPTIONS route only lets preflights reach its hook: no API method.
+    if (route.method === CORS_PREFLIGHT_ROUTE.method && route.url === CORS_PREFLIGHT_ROUTE.url) return;
+    pathMethods.add(route.method, route.url);
+  });
   const allowedMethodsAt = (url: string) => pathMethods.allowedAt(url);
   fastify.server.on('connect', answerConnectRequest(allowedMethodsAt));
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
+  await registerCors(app, options.cors);
   app.useLogger(app.get(Logger));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
