@@ -1,3 +1,11 @@
 export { ObservabilityModule } from './logger.module';
 export { REQUEST_ID_HEADER, requestIdOf, requestLoggingOptions } from './request-logging';
 export type { LoggingSettings } from './request-logging';
+export { boundedRead, SCRAPE_READ_TIMEOUT_MS, ScrapeReadTimeout } from './metrics/bounded-read';
+export { measuredProvider } from './metrics/measured-provider';
+export type { MeasuredProviderOptions } from './metrics/measured-provider';
+export { METRICS_PATH, MetricsListener } from './metrics/metrics-listener';
+export { MetricsModule } from './metrics/metrics.module';
+export { METRIC_PREFIX, PlatformMetrics } from './metrics/platform-metrics';
+export type { PoolCounts, ProviderOutcome, ScrapeGauge, TransportOutcome } from './metrics/platform-metrics';
+export { observeRequestDurations, UNMATCHED_ROUTE } from './metrics/request-metrics';
