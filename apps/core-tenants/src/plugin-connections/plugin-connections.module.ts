@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CoreTenantsConfig } from '../config';
 import { BillingProvider } from './billing/billing.provider';
+import { BillingCancellationMetrics } from './billing/billing-cancellation-metrics';
 import { BillingCancellationWorker, CANCELLATION_SCHEDULE } from './billing/billing-cancellation.worker';
 import { StripeBillingProvider } from './billing/stripe-billing.provider';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
@@ -18,12 +20,25 @@ export class PluginConnectionsModule {
       providers: [
         {
           provide: BillingProvider,
-          useFactory: () =>
-            new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: config.BILLING_TIMEOUT_MS }),
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider(
+              'billing',
+              new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: config.BILLING_TIMEOUT_MS }),
+              metrics,
+              { operations: ['createSubscriptionItem', 'cancelSubscriptionItem'] },
+            ),
+          inject: [PlatformMetrics],
         },
         {
           provide: VmProvider,
-          useFactory: () => new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: config.VM_PROVIDER_TIMEOUT_MS }),
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider(
+              'vms',
+              new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: config.VM_PROVIDER_TIMEOUT_MS }),
+              metrics,
+              { operations: ['createVm', 'deleteVm'] },
+            ),
+          inject: [PlatformMetrics],
         },
         {
           provide: CANCELLATION_SCHEDULE,
@@ -34,6 +49,7 @@ export class PluginConnectionsModule {
           },
         },
         BillingCancellationWorker,
+        BillingCancellationMetrics,
         InstallPluginConnectionUseCase,
         DeletePluginConnectionUseCase,
       ],
