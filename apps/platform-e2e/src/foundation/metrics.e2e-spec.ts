@@ -68,6 +68,14 @@ describe('GET /metrics of each app', () => {
     expect((await request(platform.servicesUrl, '/metrics')).status).toBe(404);
   });
 
+  it('serves nothing else on the metrics port', async () => {
+    const base = new URL(metricsUrl['core-tenants']).origin;
+    expect((await request(base, '/tenants')).status).toBe(404);
+    const posted = await request(base, '/metrics', { method: 'POST', body: {} });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('shows the PostgreSQL pools and the process', async () => {
     const services = await scrape(metricsUrl['services-api']);
     for (const pool of ['app', 'jobs']) {
