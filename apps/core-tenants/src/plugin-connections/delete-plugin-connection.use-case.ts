@@ -37,7 +37,7 @@ const REVOCATION_ATTEMPTS = 3;
  * 3. a hosted connection's VM is deleted at the provider, outside any
  *    transaction; if that fails, the claim is given up (502 5002) and the
  *    connection is as before;
- * 4. one short transaction marks the connection removed and, for a paid one,
+ * 4. one statement marks the connection removed and, for a paid one,
  *    records its subscription item for cancellation (billing_cancellations);
  * 5. the token is revoked in Redis for every replica, and the cancellation
  *    worker is nudged; it retries until the provider confirms.
@@ -75,7 +75,7 @@ export class DeletePluginConnectionUseCase {
         throw new AppException('BadGateway', { cause: error });
       });
     }
-    const completed = await this.removals.complete(tenantID, pluginConnectionID, connection).catch(async (error: unknown) => {
+    const completed = await this.removals.complete(tenantID, pluginConnectionID).catch(async (error: unknown) => {
       await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
       throw error;
     });

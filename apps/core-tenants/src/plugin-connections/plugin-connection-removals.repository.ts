@@ -6,7 +6,6 @@ import { DataSource } from 'typeorm';
 export interface ClaimedConnection {
   pluginID: string;
   kind: PluginConnectionKind;
-  subscriptionItemID: string | null;
   vmID: string | null;
 }
 
@@ -15,8 +14,8 @@ export type ClaimRefusal = 'not-live' | 'claimed-elsewhere';
 
 /**
  * The removal of plugin connections (docs/plugin-connections.md). Every
- * method is one statement or one short transaction, so that no row lock and
- * no pool connection is held while the VM provider is called in between.
+ * statement here commits on its own, so that no row lock and no pool
+ * connection is held while the VM provider is called between them.
  */
 @Injectable()
 export class PluginConnectionRemovalsRepository {
@@ -33,7 +32,7 @@ export class PluginConnectionRemovalsRepository {
           SET removal_claim_id = $3, removal_claimed_until = now() + make_interval(secs => $4)
         WHERE id = $1 AND tenant_id = $2 AND status = 'live'
           AND (removal_claimed_until IS NULL OR removal_claimed_until <= now())
-        RETURNING plugin_id AS "pluginID", kind, subscription_item_id AS "subscriptionItemID", vm_id AS "vmID"`,
+        RETURNING plugin_id AS "pluginID", kind, vm_id AS "vmID"`,
       [pluginConnectionID, tenantID, claimID, leaseMs / 1000],
     );
     if (claimed.length > 0) return claimed[0];
@@ -64,28 +63,26 @@ export class PluginConnectionRemovalsRepository {
   /**
    * Removes the connection and, for a paid one, records its subscription
    * item for cancellation (billing_cancellations, the outbox the cancellation
-   * worker reads): both or neither. False if the connection is no longer live
-   * because another removal completed it first. Whose claim it is does not
-   * matter here: once the provider side is gone, the connection must go.
+   * worker reads): one statement, so both or neither. False if the connection
+   * is no longer live because another removal completed it first. Whose claim
+   * it is does not matter here: once the provider side is gone, the
+   * connection must go.
    */
-  async complete(tenantID: string, pluginConnectionID: string, connection: ClaimedConnection): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const [removed]: [unknown[], number] = await manager.query(
-        `UPDATE plugin_connections
+  async complete(tenantID: string, pluginConnectionID: string): Promise<boolean> {
+    const rows: { removed: number }[] = await this.dataSource.query(
+      `WITH removed AS (
+         UPDATE plugin_connections
             SET status = 'removed', removed_at = now(), removal_claim_id = NULL, removal_claimed_until = NULL
           WHERE id = $1 AND tenant_id = $2 AND status = 'live'
-          RETURNING id`,
-        [pluginConnectionID, tenantID],
-      );
-      if (removed.length === 0) return false;
-      if (connection.kind === 'paid' && connection.subscriptionItemID) {
-        await manager.query(
-          `INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id) VALUES ($1, $2)
-           ON CONFLICT (subscription_item_id) DO NOTHING`,
-          [pluginConnectionID, connection.subscriptionItemID],
-        );
-      }
-      return true;
-    });
+          RETURNING id, kind, subscription_item_id
+       ), cancellation AS (
+         INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id)
+         SELECT id, subscription_item_id FROM removed WHERE kind = 'paid' AND subscription_item_id IS NOT NULL
+         ON CONFLICT (subscription_item_id) DO NOTHING
+       )
+       SELECT count(*)::int AS removed FROM removed`,
+      [pluginConnectionID, tenantID],
+    );
+    return rows[0].removed > 0;
   }
 }
