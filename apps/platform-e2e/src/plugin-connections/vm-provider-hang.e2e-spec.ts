@@ -87,7 +87,6 @@ describe('operation 1 while the VM provider hangs', () => {
 
       // All of that was answered while the provider still held every delete.
       expect(deletesAnswered).toBe(false);
-      expect(platform.vms.calls.filter((call) => call.method === 'DELETE')).toHaveLength(0);
     } finally {
       held.release();
     }
