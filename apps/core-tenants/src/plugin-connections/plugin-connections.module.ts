@@ -5,8 +5,9 @@ import { BillingProvider } from './billing/billing.provider';
 import { BillingCancellationMetrics } from './billing/billing-cancellation-metrics';
 import { BillingCancellationWorker, CANCELLATION_SCHEDULE } from './billing/billing-cancellation.worker';
 import { StripeBillingProvider } from './billing/stripe-billing.provider';
-import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { DeletePluginConnectionUseCase, REMOVAL_CLAIM_LEASE_MS, removalClaimLeaseMs } from './delete-plugin-connection.use-case';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { PluginConnectionsRpcController } from './plugin-connections.rpc-controller';
 import { RestVmProvider } from './vms/rest-vm.provider';
 import { VmProvider } from './vms/vm.provider';
@@ -48,8 +49,10 @@ export class PluginConnectionsModule {
             retryMaxMs: config.BILLING_CANCELLATION_RETRY_MAX_MS,
           },
         },
+        { provide: REMOVAL_CLAIM_LEASE_MS, useValue: removalClaimLeaseMs(config.VM_PROVIDER_TIMEOUT_MS) },
         BillingCancellationWorker,
         BillingCancellationMetrics,
+        PluginConnectionRemovalsRepository,
         InstallPluginConnectionUseCase,
         DeletePluginConnectionUseCase,
       ],
