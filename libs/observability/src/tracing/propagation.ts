@@ -1,0 +1,107 @@
+import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { isSaneRequestId, REQUEST_ID_HEADER } from '../request-logging';
+import { currentRequestId, runWithRequestId } from '../request-scope';
+import { tracingActive } from './tracing-state';
+
+/**
+ * What travels beside a payload from one app (or one moment) to the next:
+ * the request id (`x-request-id`) and, with tracing on, the W3C trace
+ * context (`traceparent`, `tracestate`). A string map like HTTP headers,
+ * stored as is in transport messages, job data and outbox rows.
+ */
+export type PropagatedHeaders = Record<string, string>;
+
+const tracer = () => trace.getTracer('@platform/observability');
+
+/** The headers of the work running now, or undefined when there is nothing to pass on. */
+export function propagatedHeaders(): PropagatedHeaders | undefined {
+  const headers: PropagatedHeaders = {};
+  const requestId = currentRequestId();
+  if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  if (tracingActive()) propagation.inject(context.active(), headers);
+  return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+/** The request id carried by `headers`, if it is a sane one. */
+export function requestIdIn(headers: unknown): string | undefined {
+  const value = isHeaders(headers) ? headers[REQUEST_ID_HEADER] : undefined;
+  return isSaneRequestId(value) ? value : undefined;
+}
+
+function isHeaders(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The trace context carried by `headers` (none when absent or malformed). */
+function contextIn(headers: unknown): Context {
+  if (!isHeaders(headers)) return context.active();
+  const strings = Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string')) as PropagatedHeaders;
+  return propagation.extract(context.active(), strings);
+}
+
+export interface SpanDescription {
+  name: string;
+  kind: SpanKind;
+  attributes?: Record<string, string | number | boolean>;
+}
+
+/**
+ * Runs `work` in a span of its own that ends when `work` settles, a failure
+ * marking it as an error. With tracing off, runs `work` and nothing else.
+ */
+export async function inSpan<T>(description: SpanDescription, work: () => Promise<T>): Promise<T> {
+  if (!tracingActive()) return work();
+  return tracer().startActiveSpan(description.name, { kind: description.kind, attributes: description.attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      markFailed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * Continues the work that `headers` came from: runs `work` under the request
+ * id they carry and, with tracing on, in a span whose parent is the span that
+ * sent them. `work` gets that span (undefined with tracing off) and ends it,
+ * for work whose end is not the end of a promise (a transport reply).
+ * Headers that are absent (an older sender) or malformed just start afresh.
+ */
+export function continueFrom<T>(headers: unknown, description: SpanDescription, work: (span: Span | undefined) => T): T {
+  const requestId = requestIdIn(headers);
+  const traced = () => (tracingActive() ? startSpanIn(contextIn(headers), description, work) : work(undefined));
+  return requestId ? runWithRequestId(requestId, traced) : traced();
+}
+
+function startSpanIn<T>(parent: Context, description: SpanDescription, work: (span: Span) => T): T {
+  const span = tracer().startSpan(description.name, { kind: description.kind, attributes: description.attributes }, parent);
+  return context.with(trace.setSpan(parent, span), () => work(span));
+}
+
+/**
+ * Like continueFrom, for work that is one promise (a job, an outbox row): the
+ * span ends when it settles. A job's span is a child of the request that
+ * enqueued it, so the trace shows what a request caused, even minutes later.
+ */
+export function continueJobFrom<T>(headers: unknown, description: SpanDescription, work: () => Promise<T>): Promise<T> {
+  return continueFrom(headers, description, async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (span) markFailed(span, error);
+      throw error;
+    } finally {
+      span?.end();
+    }
+  });
+}
+
+export function markFailed(span: Span, error: unknown): void {
+  span.recordException(error instanceof Error ? error : new Error(String(error)));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+export { SpanKind };
