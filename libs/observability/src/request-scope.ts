@@ -16,3 +16,8 @@ export function currentRequestId(): string | undefined {
 export function runWithRequestId<T>(requestId: string, work: () => T): T {
   return scope.run(requestId, work);
 }
+
+/** Runs `work` (and everything it starts) under no request id. */
+export function runOutsideRequest<T>(work: () => T): T {
+  return scope.exit(work);
+}

@@ -3,6 +3,7 @@ import { CredentialStore, TenantAccessService } from '@platform/auth';
 import { DeletePluginConnectionPayload, DeletePluginConnectionReply } from '@platform/contracts';
 import type { PluginConnectionKind } from '@platform/database';
 import { AppException } from '@platform/errors';
+import { propagatedHeaders } from '@platform/observability';
 import { DataSource } from 'typeorm';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { VmProvider } from './vms/vm.provider';
@@ -70,9 +71,9 @@ export class DeletePluginConnectionUseCase {
         await manager.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE id = $1`, [payload.pluginConnectionID]);
         if (connection.kind === 'paid' && connection.subscription_item_id) {
           await manager.query(
-            `INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id) VALUES ($1, $2)
+            `INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id, headers) VALUES ($1, $2, $3)
              ON CONFLICT (subscription_item_id) DO NOTHING`,
-            [payload.pluginConnectionID, connection.subscription_item_id],
+            [payload.pluginConnectionID, connection.subscription_item_id, propagatedHeaders() ?? null],
           );
         }
         return connection;

@@ -40,6 +40,12 @@ describe('traces across the apps (operation 1)', () => {
     await tracing.shutdown();
   });
 
+  const remove = (connectionID: string, requestId: string) =>
+    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
+    });
+
   async function hostedConnection() {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
     const vmId = `vm-${Math.random().toString(36).slice(2)}`;
@@ -65,10 +71,7 @@ describe('traces across the apps (operation 1)', () => {
     published.length = 0;
     spans.reset();
 
-    const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
-    });
+    const response = await remove(connection.pluginConnectionID, requestId);
     expect(response.status).toBe(200);
 
     // The message carried the request id and the trace context beside its payload.
@@ -105,5 +108,30 @@ describe('traces across the apps (operation 1)', () => {
     expect(traceId(vmCall!)).toBe(sentTraceId);
     expect(descendsFrom(vmCall!, listenerSpan)).toBe(true);
     expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`).map((call) => call.headers['x-request-id'])).toEqual([requestId]);
+  });
+
+  it('continues the removal\'s trace when the billing cancellation runs later, from its outbox row', async () => {
+    const plugin = await platform.fixtures.plugin({ kind: 'paid' });
+    const subscriptionItemId = `si_${Math.random().toString(36).slice(2)}`;
+    platform.billing.addItem(subscriptionItemId);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId });
+    const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
+    spans.reset();
+
+    expect((await remove(connection.pluginConnectionID, requestId)).status).toBe(200);
+
+    const [row] = await platform.dataSource.query('SELECT headers FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]);
+    expect(row.headers['x-request-id']).toBe(requestId);
+    const finished = () => spans.getFinishedSpans();
+    await eventually(() => expect(finished().filter((span) => span.name === 'billing cancellation')).toHaveLength(1));
+    const [listenerSpan] = finished().filter((span) => span.name === `transport ${DeletePluginConnection.pattern}` && span.kind === SpanKind.SERVER);
+    const [cancellationSpan] = finished().filter((span) => span.name === 'billing cancellation');
+    expect(cancellationSpan.kind).toBe(SpanKind.CONSUMER);
+    expect(traceId(cancellationSpan)).toBe(traceId(listenerSpan));
+    expect(cancellationSpan.parentSpanContext?.spanId).toBe(spanId(listenerSpan));
+    // The Stripe SDK's call to the billing provider is a span of that trace too.
+    const billingCall = finished().find((span) => span.kind === SpanKind.CLIENT && String(span.attributes['url.full'] ?? span.attributes['http.url']).includes(subscriptionItemId));
+    expect(billingCall).toBeDefined();
+    expect(descendsFrom(billingCall!, cancellationSpan)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
-import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Context, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { isSaneRequestId, REQUEST_ID_HEADER } from '../request-logging';
-import { currentRequestId, runWithRequestId } from '../request-scope';
+import { currentRequestId, runOutsideRequest, runWithRequestId } from '../request-scope';
 import { tracingActive } from './tracing-state';
 
 /**
@@ -97,6 +97,15 @@ export function continueJobFrom<T>(headers: unknown, description: SpanDescriptio
       span?.end();
     }
   });
+}
+
+/**
+ * Runs `work` outside the request and trace running now. For a timer set
+ * during a request that starts work of its own (a worker's next round): it
+ * would otherwise carry that request's id and trace into every later round.
+ */
+export function detachedFromRequest<T>(work: () => T): T {
+  return runOutsideRequest(() => (tracingActive() ? context.with(ROOT_CONTEXT, work) : work()));
 }
 
 export function markFailed(span: Span, error: unknown): void {
