@@ -2,7 +2,7 @@
 import { spans, tracing } from '../support/in-memory-tracing';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { DeletePluginConnection } from '@platform/contracts';
+import { DeletePluginConnection, InstallPluginConnection } from '@platform/contracts';
 import { request, TEST_REDIS_URL } from '@platform/testing';
 import { requestChannel, transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
@@ -31,7 +31,8 @@ describe('traces across the apps (operation 1)', () => {
     ownerToken = await platform.tokenFor(owner.operatorID);
     // What services-api publishes, as any listener (an older one included) receives it.
     subscriber = new Redis(TEST_REDIS_URL);
-    await subscriber.subscribe(requestChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! }), DeletePluginConnection.pattern));
+    const namespace = transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! });
+    await subscriber.subscribe(requestChannel(namespace, DeletePluginConnection.pattern), requestChannel(namespace, InstallPluginConnection.pattern));
     subscriber.on('message', (_channel, message) => published.push(JSON.parse(message)));
   });
   afterAll(async () => {
@@ -133,5 +134,20 @@ describe('traces across the apps (operation 1)', () => {
     const billingCall = finished().find((span) => span.kind === SpanKind.CLIENT && String(span.attributes['url.full'] ?? span.attributes['http.url']).includes(subscriptionItemId));
     expect(billingCall).toBeDefined();
     expect(descendsFrom(billingCall!, cancellationSpan)).toBe(true);
+  });
+
+  it('passes on the request id of a request with a body too (read after the request id was set)', async () => {
+    const plugin = await platform.fixtures.plugin({ kind: 'plain' });
+    const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
+    published.length = 0;
+
+    const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
+      body: { pluginID: plugin.pluginID },
+    });
+    expect(response.status).toBe(201);
+    await eventually(() => expect(published).toHaveLength(1));
+    expect(published[0]).toMatchObject({ pattern: InstallPluginConnection.pattern, metadata: { 'x-request-id': requestId } });
   });
 });
