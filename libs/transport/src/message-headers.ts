@@ -1,5 +1,5 @@
 import type { ReadPacket, RedisContext } from '@nestjs/microservices';
-import { continueFrom, inSpan, markFailed, propagatedHeaders, SpanKind } from '@platform/observability';
+import { continueFrom, inSpan, propagatedHeaders, SpanKind } from '@platform/observability';
 import type { Span } from '@opentelemetry/api';
 
 /**
@@ -36,13 +36,11 @@ export class IncomingMessageSpans {
     const pattern = context.getChannel();
     return continueFrom(context.getMetadata(), { name: `transport ${pattern}`, kind: SpanKind.SERVER, attributes: spanAttributes(pattern) }, (span) => {
       if (span) this.open.set(context, span);
-      return handle().catch((error: unknown) => {
-        if (span) markFailed(span, error);
-        throw error;
-      });
+      return handle();
     });
   }
 
+  /** Nest runs this once the reply is published, or once a failed start is over. */
   end(context: RedisContext): void {
     this.open.get(context)?.end();
     this.open.delete(context);

@@ -23,7 +23,7 @@ export function propagatedHeaders(): PropagatedHeaders | undefined {
 }
 
 /** The request id carried by `headers`, if it is a sane one. */
-export function requestIdIn(headers: unknown): string | undefined {
+function requestIdIn(headers: unknown): string | undefined {
   const value = isHeaders(headers) ? headers[REQUEST_ID_HEADER] : undefined;
   return isSaneRequestId(value) ? value : undefined;
 }
@@ -32,11 +32,15 @@ function isHeaders(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The trace context carried by `headers` (none when absent or malformed). */
+/**
+ * The trace context carried by `headers`, on top of no other: without one
+ * (absent or malformed), the work starts a trace of its own rather than
+ * joining whatever happens to be running around it.
+ */
 function contextIn(headers: unknown): Context {
-  if (!isHeaders(headers)) return context.active();
+  if (!isHeaders(headers)) return ROOT_CONTEXT;
   const strings = Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string')) as PropagatedHeaders;
-  return propagation.extract(context.active(), strings);
+  return propagation.extract(ROOT_CONTEXT, strings);
 }
 
 export interface SpanDescription {
@@ -68,12 +72,13 @@ export async function inSpan<T>(description: SpanDescription, work: () => Promis
  * id they carry and, with tracing on, in a span whose parent is the span that
  * sent them. `work` gets that span (undefined with tracing off) and ends it,
  * for work whose end is not the end of a promise (a transport reply).
- * Headers that are absent (an older sender) or malformed just start afresh.
+ * Headers that are absent (an older sender) or malformed just start afresh:
+ * no request id, a trace of its own.
  */
 export function continueFrom<T>(headers: unknown, description: SpanDescription, work: (span: Span | undefined) => T): T {
   const requestId = requestIdIn(headers);
   const traced = () => (tracingActive() ? startSpanIn(contextIn(headers), description, work) : work(undefined));
-  return requestId ? runWithRequestId(requestId, traced) : traced();
+  return requestId ? runWithRequestId(requestId, traced) : runOutsideRequest(traced);
 }
 
 function startSpanIn<T>(parent: Context, description: SpanDescription, work: (span: Span) => T): T {
@@ -108,7 +113,7 @@ export function detachedFromRequest<T>(work: () => T): T {
   return runOutsideRequest(() => (tracingActive() ? context.with(ROOT_CONTEXT, work) : work()));
 }
 
-export function markFailed(span: Span, error: unknown): void {
+function markFailed(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : new Error(String(error)));
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
