@@ -10,6 +10,6 @@ export { METRIC_PREFIX, PlatformMetrics } from './metrics/platform-metrics';
 export type { PoolCounts, ProviderOutcome, ScrapeGauge, TransportOutcome } from './metrics/platform-metrics';
 export { observeRequestDurations, UNMATCHED_ROUTE } from './metrics/request-metrics';
 export { currentRequestId, runWithRequestId } from './request-scope';
-export { continueFrom, continueJobFrom, detachedFromRequest, inSpan, propagatedHeaders, SpanKind } from './tracing/propagation';
+export { continueFrom, continueJobFrom, detachedFromRequest, inSpan, nameRequestSpan, propagatedHeaders, SpanKind } from './tracing/propagation';
 export type { PropagatedHeaders, SpanDescription } from './tracing/propagation';
 export { tracingActive, stopTracing } from './tracing/tracing-state';

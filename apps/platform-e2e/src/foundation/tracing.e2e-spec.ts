@@ -96,6 +96,7 @@ describe('traces across the apps (operation 1)', () => {
       .filter((span) => span.kind === SpanKind.SERVER && String(span.attributes['url.path'] ?? span.attributes['http.target']).includes(connection.pluginConnectionID));
     expect(httpServerSpan).toBeDefined();
     expect(httpServerSpan.attributes['http.request.header.x-request-id']).toEqual([requestId]);
+    expect(httpServerSpan.name).toBe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID');
     expect(descendsFrom(clientSpan, httpServerSpan)).toBe(true);
 
     // core-tenants: its span continues the one named in the message...
