@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';

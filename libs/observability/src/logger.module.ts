@@ -1,7 +1,10 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DynamicModule, Module, OnApplicationShutdown, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import { LoggingSettings, requestLoggingOptions } from './request-logging';
+import { currentRequestId } from './request-scope';
+import { stopTracing } from './tracing/tracing-state';
 
 /** Log lines are written to stdout in batches of about this many bytes... */
 const LOG_BATCH_BYTES = 4096;
@@ -26,10 +29,18 @@ function batchedStdout(): pino.DestinationStream {
 /**
  * JSON logs through pino with one request id per request (taken from the
  * caller's `x-request-id` when it is sane, else generated) and no credentials
- * (see requestLoggingOptions).
+ * (see requestLoggingOptions). A transport message handled by a listener that
+ * registers microservice logging (core-tenants) is logged under the request id
+ * it carries (`reqId`), with one `message completed` line; an error is logged
+ * by the transport's error filter, so the completion line stays at info.
+ * At shutdown, spans still buffered are exported (when tracing is on).
  */
 @Module({})
-export class ObservabilityModule {
+export class ObservabilityModule implements OnApplicationShutdown {
+  async onApplicationShutdown(): Promise<void> {
+    await stopTracing();
+  }
+
   static forRoot(settings: LoggingSettings): DynamicModule {
     return {
       module: ObservabilityModule,
@@ -39,6 +50,7 @@ export class ObservabilityModule {
           // Nest 12's Fastify adapter; this one matches every route.
           forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
           pinoHttp: [requestLoggingOptions(settings), batchedStdout()],
+          microservice: { genReqId: () => currentRequestId() ?? randomUUID(), customLogLevel: () => 'info' },
         }),
       ],
       exports: [LoggerModule],

@@ -10,10 +10,15 @@ export interface LoggingSettings {
 export const REQUEST_ID_HEADER = 'x-request-id';
 const QUIET_ROUTES = /^\/health\//;
 
+/** Whether a request id given by a caller (or carried by a message) is one we log and pass on. */
+export function isSaneRequestId(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w.:-]{1,128}$/.test(value);
+}
+
 /** The caller's `x-request-id` when it is sane, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+  return isSaneRequestId(given) ? given : randomUUID();
 }
 
 type LoggedRequest = IncomingMessage & { originalUrl?: string };

@@ -4,6 +4,7 @@ import type { MessageContract } from '@platform/contracts';
 import { AppException, errorKeyOfCode } from '@platform/errors';
 import { PlatformMetrics, TransportOutcome } from '@platform/observability';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { sendInSpan } from './message-headers';
 import { isRpcErrorPayload } from './rpc-error';
 
 /**
@@ -39,7 +40,7 @@ export class TransportClient implements OnApplicationBootstrap, OnApplicationShu
   async send<Payload extends object, Reply>(message: MessageContract<Payload, Reply>, payload: Payload, timeoutMs = this.timeoutMs): Promise<Reply> {
     const startedAt = performance.now();
     try {
-      const reply = await firstValueFrom(this.client.send<Reply, Payload>(message.pattern, payload).pipe(timeout(timeoutMs)));
+      const reply = await sendInSpan(message.pattern, () => firstValueFrom(this.client.send<Reply, Payload>(message.pattern, payload).pipe(timeout(timeoutMs))));
       this.metrics.transportRequestEnded(message.pattern, 'reply', startedAt);
       return reply;
     } catch (error) {

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CredentialStore, TenantAccessService } from '@platform/auth';
 import { DeletePluginConnectionPayload, DeletePluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
+import { propagatedHeaders } from '@platform/observability';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { ClaimedConnection, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { VmProvider } from './vms/vm.provider';
@@ -75,7 +76,7 @@ export class DeletePluginConnectionUseCase {
         throw new AppException('BadGateway', { cause: error });
       });
     }
-    const completed = await this.removals.complete(tenantID, pluginConnectionID).catch(async (error: unknown) => {
+    const completed = await this.removals.complete(tenantID, pluginConnectionID, propagatedHeaders() ?? null).catch(async (error: unknown) => {
       await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
       throw error;
     });

@@ -68,7 +68,7 @@ export class PluginConnectionRemovalsRepository {
    * it is does not matter here: once the provider side is gone, the
    * connection must go.
    */
-  async complete(tenantID: string, pluginConnectionID: string): Promise<boolean> {
+  async complete(tenantID: string, pluginConnectionID: string, headers: Record<string, string> | null): Promise<boolean> {
     const rows: { removed: number }[] = await this.dataSource.query(
       `WITH removed AS (
          UPDATE plugin_connections
@@ -76,12 +76,12 @@ export class PluginConnectionRemovalsRepository {
           WHERE id = $1 AND tenant_id = $2 AND status = 'live'
           RETURNING id, kind, subscription_item_id
        ), cancellation AS (
-         INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id)
-         SELECT id, subscription_item_id FROM removed WHERE kind = 'paid' AND subscription_item_id IS NOT NULL
+         INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id, headers)
+         SELECT id, subscription_item_id, $3::jsonb FROM removed WHERE kind = 'paid' AND subscription_item_id IS NOT NULL
          ON CONFLICT (subscription_item_id) DO NOTHING
        )
        SELECT count(*)::int AS removed FROM removed`,
-      [pluginConnectionID, tenantID],
+      [pluginConnectionID, tenantID, headers],
     );
     return rows[0].removed > 0;
   }

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf, runWithRequestId } from '@platform/observability';
 import { Logger } from 'nestjs-pino';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
@@ -98,6 +98,11 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
+  // The rest of the request runs under its id, which messages, jobs and provider calls pass on.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    nameRequestSpan(request.method, request.routeOptions.url);
+    runWithRequestId(request.id, done);
+  });
   // Give the caller the id their request is logged under (nestjs-pino sets it on the raw request).
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
