@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { cpuMicrosecondsOf, rssMebibytesOf } from './process-usage';
@@ -56,7 +56,8 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
   });
   return {
     name: options.name,
-    requestsPerSecond: Math.round(result.requests.average),
+    // Requests over the run's own length: autocannon's per-second average is coarse for runs of a few seconds.
+    requestsPerSecond: Math.round(result.requests.total / ((result.finish.getTime() - result.start.getTime()) / 1000)),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -103,14 +104,27 @@ export async function startApp(name: string, script: string, env: NodeJS.Process
 }
 
 /**
+ * The Node.js binary the apps and the hellos run on: BENCH_NODE when set (e.g.
+ * the release the images ship, to compare it with the one running the
+ * bench), else the one running the bench.
+ */
+export const benchNode = process.env.BENCH_NODE || process.execPath;
+
+/** The version of benchNode, e.g. `v24.11.0`. */
+export function benchNodeVersion(): string {
+  return execFileSync(benchNode, ['--version'], { encoding: 'utf8' }).trim();
+}
+
+/**
  * Starts a compiled script as its own process (apps run apart from the load
- * generator, as in production). With BENCH_CPU_PROFILE_DIR set, each process
- * writes a V8 CPU profile there when it exits (see profile-summary.ts).
+ * generator, as in production) on benchNode. With BENCH_CPU_PROFILE_DIR set,
+ * each process writes a V8 CPU profile there when it exits (see
+ * profile-summary.ts).
  */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--require', `${__dirname}/exit-normally-on-signal.js`] : [];
-  const child = spawn(process.execPath, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(benchNode, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.resume();
   return child;
 }
