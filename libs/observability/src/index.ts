@@ -1,3 +1,4 @@
+export { AppLogger } from './app-logger';
 export { ObservabilityModule } from './logger.module';
-export { REQUEST_ID_HEADER, requestIdOf, requestLoggingOptions } from './request-logging';
+export { loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
 export type { LoggingSettings } from './request-logging';

@@ -3,8 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
-import { Logger } from 'nestjs-pino';
+import { AppLogger, logRequests, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { depthLimitedJsonParser } from './json-body';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
@@ -46,8 +45,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const maxParamLength = options.maxParamLength ?? 100;
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
-    // Logs go through nestjs-pino; Fastify's own logger stays off.
+    // Logs go through AppLogger and logRequests; Fastify's own logger stays off.
     logger: false,
+    // No Nest middleware is used (requests are logged from Fastify hooks): no middleware layer per request.
+    skipMiddie: true,
     requestIdHeader: false,
     genReqId: requestIdOf,
     trustProxy: true,
@@ -83,12 +84,14 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
-  app.useLogger(app.get(Logger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
+  logRequests(fastify, logger.root);
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
-  // Give the caller the id their request is logged under (nestjs-pino sets it on the raw request).
+  // Give the caller the id their request is logged under.
   fastify.addHook('onSend', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
