@@ -92,8 +92,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
   // Give the caller the id their request is logged under.
-  fastify.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done(null, payload);
   });
   mountOpenApi(app, options);
   return app;
