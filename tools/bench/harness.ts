@@ -11,6 +11,8 @@ export interface LoadResult {
   non2xx: number;
   /** Requests sent. */
   requests: number;
+  /** Bytes of an answer, headers included, on average (autocannon runs only). */
+  bytesPerResponse?: number;
   /** CPU time (user + system) of the serving processes per request, in microseconds, when measured (measureCpu). */
   cpuMicrosecondsPerRequest?: number;
 }
@@ -65,6 +67,7 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    bytesPerResponse: Math.round(result.throughput.total / result.requests.total),
   };
 }
 
