@@ -5,20 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { AppLogger } from './app-logger';
 import { loggerOptions, logRequests, requestIdOf } from './request-logging';
 
+/** An AppLogger writing to memory, and the JSON lines it wrote. */
+function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>[] } {
+  const written: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { logger: new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination)), lines: () => written.map((line) => JSON.parse(line)) };
+}
+
 /**
  * Serves one request through a Fastify server logging as the apps do; the
  * route logs `logged` (if given) through AppLogger while it is served.
  * Returns the JSON lines written.
  */
 async function logLinesOf(path: string, headers: Record<string, string>, status: number, logged?: (logger: AppLogger) => void): Promise<Record<string, any>[]> {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const logger = new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination));
+  const { logger, lines } = capturedLogger();
   const fastify = Fastify({ genReqId: requestIdOf });
   logRequests(fastify, logger.root);
   fastify.all('/*', async (_request, reply) => {
@@ -32,7 +37,7 @@ async function logLinesOf(path: string, headers: Record<string, string>, status:
   } finally {
     await fastify.close();
   }
-  return lines.map((line) => JSON.parse(line));
+  return lines();
 }
 
 const secret = 'eyJhbGciOiJFZERTQSJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJl';
@@ -71,15 +76,9 @@ describe('request logs', () => {
 
 describe('lines logged outside a request', () => {
   it('carry no request', () => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination)).error('Redis connection lost', 'RedisModule');
-    const [line] = lines.map((text) => JSON.parse(text));
+    const { logger, lines } = capturedLogger();
+    logger.error('Redis connection lost', 'RedisModule');
+    const [line] = lines();
     expect(line).toMatchObject({ app: 'test-app', context: 'RedisModule', msg: 'Redis connection lost', level: 50 });
     expect(line.req).toBeUndefined();
   });
