@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { createHttpApp } from '@platform/http-common';
+import { createHttpApp, httpSettingsOf } from '@platform/http-common';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
@@ -14,9 +14,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     production: config.NODE_ENV === 'production',
   });
   const app = await createHttpApp(CoreTenantsModule.forRoot(config, signingKey), {
-    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    ...httpSettingsOf(config),
     openApi: {
       title: 'Core REST API',
       version: '0.84.1',

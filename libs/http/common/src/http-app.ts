@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
 import { AppLogger, logRequests, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
@@ -15,6 +16,8 @@ export interface HttpAppOptions {
   headersTimeoutMs: number;
   /** Time a client has to send the whole request, body included; then 408 1908. */
   requestTimeoutMs: number;
+  /** Browser origins allowed to call the app; none: CORS off (docs/http-conventions.md). */
+  cors: CorsPolicy;
   openApi: { title: string; version: string; description: string };
   /** Extra OpenAPI security schemes the app documents, besides the operator bearer token. */
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
@@ -35,8 +38,9 @@ export const API_REFERENCE_PATH = '/docs';
 
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
- * JSON logs, the envelope filter, the validation pipe, the body limit, the
- * OpenAPI document at /openapi.json and an interactive reference at /docs.
+ * JSON logs, the envelope filter, the validation pipe, the body limit, CORS
+ * when origins are configured, the OpenAPI document at /openapi.json and an
+ * interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
  * prototype-poisoning protection built into the JSON parser.
@@ -78,12 +82,17 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   });
   const fastify = app.getHttpAdapter().getInstance();
   const pathMethods = new PathMethods({ maxParamLength });
-  fastify.addHook('onRoute', (route) => pathMethods.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) => {
+    // The CORS plugin's catch-all OPTIONS route only lets preflights reach its hook: no API method.
+    if (route.method === CORS_PREFLIGHT_ROUTE.method && route.url === CORS_PREFLIGHT_ROUTE.url) return;
+    pathMethods.add(route.method, route.url);
+  });
   const allowedMethodsAt = (url: string) => pathMethods.allowedAt(url);
   fastify.server.on('connect', answerConnectRequest(allowedMethodsAt));
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
+  await registerCors(app, options.cors);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
   logRequests(fastify, logger.root);
