@@ -12,6 +12,8 @@ export interface JobsSettings {
   poolSize: number;
   /** How often an idle worker looks for due jobs. */
   pollingIntervalMs: number;
+  /** Queues whose depth and oldest due job are metrics (JobQueueMetrics). */
+  measuredQueues: string[];
 }
 
 /**

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { AppLogger, logRequests, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { AppLogger, logRequests, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { PathMethods } from './path-methods';
@@ -38,9 +38,9 @@ export const API_REFERENCE_PATH = '/docs';
 
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
- * JSON logs, the envelope filter, the validation pipe, the body limit, CORS
- * when origins are configured, the OpenAPI document at /openapi.json and an
- * interactive reference at /docs.
+ * JSON logs, request metrics, the envelope filter, the validation pipe, the
+ * body limit, CORS when origins are configured, the OpenAPI document at
+ * /openapi.json and an interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
  * prototype-poisoning protection built into the JSON parser.
@@ -96,6 +96,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const logger = app.get(AppLogger);
   app.useLogger(logger);
   logRequests(fastify, logger.root);
+  observeRequestDurations(fastify, app.get(PlatformMetrics));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
