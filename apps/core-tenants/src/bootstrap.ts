@@ -1,7 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { describePluginAuthSchemes } from '@platform/auth';
 import { createHttpApp, httpSettingsOf } from '@platform/http-common';
-import { registerMicroserviceLogging } from 'nestjs-pino';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
@@ -32,7 +31,5 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
   });
   listener.useGlobalPipes(new RpcValidationPipe());
   listener.useGlobalFilters(new RpcErrorFilter());
-  // Each message is logged under the request id it carries (ObservabilityModule).
-  registerMicroserviceLogging(listener);
   return app;
 }

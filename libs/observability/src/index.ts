@@ -1,5 +1,6 @@
+export { AppLogger } from './app-logger';
 export { ObservabilityModule } from './logger.module';
-export { REQUEST_ID_HEADER, requestIdOf, requestLoggingOptions } from './request-logging';
+export { loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
 export type { LoggingSettings } from './request-logging';
 export { boundedRead, SCRAPE_READ_TIMEOUT_MS, ScrapeReadTimeout } from './metrics/bounded-read';
 export { measuredProvider } from './metrics/measured-provider';

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { DynamicModule, Module, OnApplicationShutdown, RequestMethod } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import pino from 'pino';
-import { LoggingSettings, requestLoggingOptions } from './request-logging';
-import { currentRequestId } from './request-scope';
+import { AppLogger } from './app-logger';
+import { loggerOptions, LoggingSettings } from './request-logging';
 import { stopTracing } from './tracing/tracing-state';
 
 /** Log lines are written to stdout in batches of about this many bytes... */
@@ -27,14 +25,12 @@ function batchedStdout(): pino.DestinationStream {
 }
 
 /**
- * JSON logs through pino with one request id per request (taken from the
- * caller's `x-request-id` when it is sane, else generated) and no credentials
- * (see requestLoggingOptions). A transport message handled by a listener that
- * registers microservice logging (core-tenants) is logged under the request id
- * it carries (`reqId`), with one `message completed` line; an error is logged
- * by the transport's error filter, so the completion line stays at info.
- * At shutdown, spans still buffered are exported (when tracing is on).
+ * JSON logs through pino to batched stdout, as AppLogger (Nest's logger, set
+ * by createHttpApp together with the request hooks of logRequests). No
+ * credentials reach the log (see loggerOptions). At shutdown, spans still
+ * buffered are exported (when tracing is on).
  */
+@Global()
 @Module({})
 export class ObservabilityModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
@@ -44,16 +40,8 @@ export class ObservabilityModule implements OnApplicationShutdown {
   static forRoot(settings: LoggingSettings): DynamicModule {
     return {
       module: ObservabilityModule,
-      imports: [
-        LoggerModule.forRoot({
-          // nestjs-pino's default route pattern (`{/*splat}`) matches nothing on
-          // Nest 12's Fastify adapter; this one matches every route.
-          forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-          pinoHttp: [requestLoggingOptions(settings), batchedStdout()],
-          microservice: { genReqId: () => currentRequestId() ?? randomUUID(), customLogLevel: () => 'info' },
-        }),
-      ],
-      exports: [LoggerModule],
+      providers: [{ provide: AppLogger, useFactory: () => new AppLogger(pino(loggerOptions(settings), batchedStdout())) }],
+      exports: [AppLogger],
     };
   }
 }

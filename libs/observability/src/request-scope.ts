@@ -1,20 +1,38 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The request id of the work running now: an HTTP request, a transport
- * message or a job. It follows the work across `await`s, so the code that
- * sends a message or enqueues a job can pass it on without every caller
- * handing it down.
+ * The work running now: an HTTP request (its id, method and path), or a
+ * transport message or job (the request id it carries). It follows the work
+ * across `await`s, so a line logged while serving it says which request it
+ * belongs to (AppLogger), and the code that sends a message, enqueues a job or
+ * calls a provider passes the request id on without every caller handing it
+ * down. One store for both: entering it once per request is the whole cost.
  */
-const scope = new AsyncLocalStorage<string>();
+export interface RequestInScope {
+  id: string;
+  method?: string;
+  url?: string;
+}
 
-export function currentRequestId(): string | undefined {
+const scope = new AsyncLocalStorage<RequestInScope>();
+
+/** The request being served now, if any. */
+export function currentRequest(): RequestInScope | undefined {
   return scope.getStore();
 }
 
-/** Runs `work` (and everything it starts) under `requestId`. */
+export function currentRequestId(): string | undefined {
+  return scope.getStore()?.id;
+}
+
+/** Runs `work` (and everything it starts) as part of `request` (a Fastify request qualifies). */
+export function runInRequest<T>(request: RequestInScope, work: () => T): T {
+  return scope.run(request, work);
+}
+
+/** Runs `work` (and everything it starts) under `requestId`, carried by a message or job. */
 export function runWithRequestId<T>(requestId: string, work: () => T): T {
-  return scope.run(requestId, work);
+  return scope.run({ id: requestId }, work);
 }
 
 /** Runs `work` (and everything it starts) under no request id. */

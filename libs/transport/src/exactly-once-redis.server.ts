@@ -1,6 +1,6 @@
 import { RedisContext, ServerRedis } from '@nestjs/microservices';
 import type Redis from 'ioredis';
-import { IncomingMessageSpans } from './message-headers';
+import { IncomingMessages } from './message-headers';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 /** How long a claim on a request id is kept: far longer than any caller waits. */
@@ -34,9 +34,9 @@ export class ExactlyOnceRedisServer extends ServerRedis {
   ) {
     super(options);
     this.channelPrefix = requestChannel(settings.namespace, '');
-    const spans = new IncomingMessageSpans();
-    this.setOnProcessingStartHook((_transport, context, handle) => spans.start(context as RedisContext, handle));
-    this.setOnProcessingEndHook((_transport, context) => spans.end(context as RedisContext));
+    const messages = new IncomingMessages();
+    this.setOnProcessingStartHook((_transport, context, handle) => messages.start(context as RedisContext, handle));
+    this.setOnProcessingEndHook((_transport, context) => messages.end(context as RedisContext));
   }
 
   override getRequestPattern(pattern: string): string {

@@ -116,8 +116,8 @@ describe('traces and request ids across app processes (operation 1)', () => {
         .logs()
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { reqId?: string; msg?: string; app?: string; rpc?: { pattern?: string } });
-      expect(lines).toContainEqual(expect.objectContaining({ app: 'core-tenants', reqId: requestId, msg: 'message completed', rpc: expect.objectContaining({ pattern: 'plugin-connections.delete' }) }));
+        .map((line) => JSON.parse(line) as { req?: { id?: string }; msg?: string; app?: string; rpc?: { pattern?: string } });
+      expect(lines).toContainEqual(expect.objectContaining({ app: 'core-tenants', req: { id: requestId }, msg: 'message completed', rpc: expect.objectContaining({ pattern: 'plugin-connections.delete' }) }));
     });
 
     const transport = 'transport plugin-connections.delete';

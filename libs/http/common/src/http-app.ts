@@ -3,8 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf, runWithRequestId } from '@platform/observability';
-import { Logger } from 'nestjs-pino';
+import { AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { PathMethods } from './path-methods';
@@ -50,8 +49,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const maxParamLength = options.maxParamLength ?? 100;
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
-    // Logs go through nestjs-pino; Fastify's own logger stays off.
+    // Logs go through AppLogger and logRequests; Fastify's own logger stays off.
     logger: false,
+    // No Nest middleware is used (requests are logged from Fastify hooks): no middleware layer per request.
+    skipMiddie: true,
     requestIdHeader: false,
     genReqId: requestIdOf,
     trustProxy: true,
@@ -92,20 +93,24 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
   await registerCors(app, options.cors);
-  app.useLogger(app.get(Logger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
+  logRequests(fastify, logger.root);
   observeRequestDurations(fastify, app.get(PlatformMetrics));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
-  // The rest of the request runs under its id, which messages, jobs and provider calls pass on.
+  // With tracing on, the HTTP server span is named after the route template.
   fastify.addHook('onRequest', (request, _reply, done) => {
     nameRequestSpan(request.method, request.routeOptions.url);
-    runWithRequestId(request.id, done);
+    done();
   });
-  // Give the caller the id their request is logged under (nestjs-pino sets it on the raw request).
-  fastify.addHook('onSend', async (request, reply) => {
+  // Give the caller the id their request is logged under.
+  // A callback hook, not an async one: no promise per request.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done(null, payload);
   });
   mountOpenApi(app, options);
   return app;
