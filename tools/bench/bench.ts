@@ -29,7 +29,8 @@ async function main(): Promise<void> {
       databaseUrl,
       redisUrl,
       portBase,
-      env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+      // Metrics on any free port, so a run never meets `npm start` or another run on the machine.
+      env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development', METRICS_PORT: '0' },
     };
     process.stdout.write(`\n## ${name}\n`);
     await SCENARIOS[name](context);

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { cpuMicrosecondsOf, rssMebibytesOf } from './process-usage';
@@ -11,6 +11,8 @@ export interface LoadResult {
   non2xx: number;
   /** Requests sent. */
   requests: number;
+  /** Bytes of an answer, headers included, on average (autocannon runs only). */
+  bytesPerResponse?: number;
   /** CPU time (user + system) of the serving processes per request, in microseconds, when measured (measureCpu). */
   cpuMicrosecondsPerRequest?: number;
 }
@@ -33,7 +35,9 @@ export interface LoadOptions {
 
 /** One autocannon run against a URL on loopback, bounded in time. */
 export async function measure(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
+  const started = performance.now();
+  let lastResponse = started;
+  const result = await runAutocannon({
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
@@ -53,15 +57,26 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
           ],
         }
       : {}),
-  });
+  }, () => (lastResponse = performance.now()));
   return {
     name: options.name,
-    requestsPerSecond: Math.round(result.requests.average),
+    // Requests over the time to the last answer: autocannon ends a run (and averages per second)
+    // on its one-second ticks, too coarse for runs of a few seconds.
+    requestsPerSecond: Math.round(result.requests.total / ((lastResponse - started) / 1000)),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    bytesPerResponse: Math.round(result.throughput.total / result.requests.total),
   };
+}
+
+/** autocannon's run, calling `onResponse` at each answer. */
+function runAutocannon(options: autocannon.Options, onResponse: () => void): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    instance.on('response', onResponse);
+  });
 }
 
 export interface CpuResult extends LoadResult {
@@ -103,14 +118,27 @@ export async function startApp(name: string, script: string, env: NodeJS.Process
 }
 
 /**
+ * The Node.js binary the apps and the hellos run on: BENCH_NODE when set (e.g.
+ * the release the images ship, to compare it with the one running the
+ * bench), else the one running the bench.
+ */
+export const benchNode = process.env.BENCH_NODE || process.execPath;
+
+/** The version of benchNode, e.g. `v24.11.0`. */
+export function benchNodeVersion(): string {
+  return execFileSync(benchNode, ['--version'], { encoding: 'utf8' }).trim();
+}
+
+/**
  * Starts a compiled script as its own process (apps run apart from the load
- * generator, as in production). With BENCH_CPU_PROFILE_DIR set, each process
- * writes a V8 CPU profile there when it exits (see profile-summary.ts).
+ * generator, as in production) on benchNode. With BENCH_CPU_PROFILE_DIR set,
+ * each process writes a V8 CPU profile there when it exits (see
+ * profile-summary.ts).
  */
 export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--require', `${__dirname}/exit-normally-on-signal.js`] : [];
-  const child = spawn(process.execPath, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(benchNode, [...flags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.resume();
   return child;
 }

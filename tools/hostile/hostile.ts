@@ -74,6 +74,7 @@ async function startApps(): Promise<{ targets: HostileTargets; stop: () => Promi
     CORE_TENANTS_PORT: String(ports.core),
     SERVICES_API_PORT: String(ports.services),
     PLUGINS_HELPDESK_PORT: String(ports.helpdesk),
+    METRICS_PORT: '0',
     OPERATOR_JWT_PRIVATE_KEY: key.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: key.publicKeyPem,
     BILLING_API_URL: billing.url,

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
@@ -16,9 +16,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     production: config.NODE_ENV === 'production',
   });
   const app = await createHttpApp(CoreTenantsModule.forRoot(config, signingKey), {
-    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    ...httpSettingsOf(config),
     openApi: CORE_TENANTS_DOCUMENT,
   });
   const transport = exactlyOnceRedisListener({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) });

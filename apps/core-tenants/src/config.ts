@@ -8,6 +8,10 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsPort()
   CORE_TENANTS_PORT = 3002;
 
+  /** Port of `GET /metrics` (Prometheus), apart from the API's so the Ingress never exposes it; 0 picks a free port. */
+  @IsIntegerBetween(0, 65535)
+  METRICS_PORT = 9466;
+
   /**
    * PKCS#8 PEM of the Ed25519 key that signs operator tokens. Required in
    * production; elsewhere a key is generated on first run into OPERATOR_JWT_KEY_FILE.

@@ -1,6 +1,8 @@
+import './tracing';
 import 'reflect-metadata';
 import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';
+import { MetricsListener } from '@platform/observability';
 import { createCoreTenantsApp } from './bootstrap';
 import { CoreTenantsConfig } from './config';
 
@@ -10,6 +12,7 @@ async function main(): Promise<void> {
   await ensureReachable(platformDependencies(config));
   const app = await createCoreTenantsApp(config);
   await app.startAllMicroservices();
+  await app.get(MetricsListener).listen(config.METRICS_PORT);
   await listenUntilStopped(app, config.CORE_TENANTS_PORT, config.SHUTDOWN_TIMEOUT_MS);
 }
 

@@ -1,15 +1,13 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { PluginsHelpdeskConfig } from './config';
 import { PluginsHelpdeskModule } from './plugins-helpdesk.module';
 
 export async function createPluginsHelpdeskApp(config: PluginsHelpdeskConfig): Promise<NestFastifyApplication> {
   return createHttpApp(PluginsHelpdeskModule.forRoot(config), {
-    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    ...httpSettingsOf(config),
     // A 253-character hostname, percent-encoded when internationalised, must reach validation (400 1002), not 404.
     maxParamLength: 4096,
     openApi: PLUGINS_HELPDESK_DOCUMENT,

@@ -8,6 +8,10 @@ export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
   @IsPort()
   PLUGINS_HELPDESK_PORT = 3001;
 
+  /** Port of `GET /metrics` (Prometheus), apart from the API's so the Ingress never exposes it; 0 picks a free port. */
+  @IsIntegerBetween(0, 65535)
+  METRICS_PORT = 9465;
+
   /** The plugin record that is "the helpdesk plugin": its URN (plugins.urn). */
   @Matches(/^urn:\S+$/, { message: 'must be a URN (urn:...)' })
   HELPDESK_PLUGIN_URN = 'urn:plugin:helpdesk';

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, serversOf } from '@platform/http-common';
+import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { ServicesApiConfig } from './config';
 import { ServicesApiModule } from './services-api.module';
 
@@ -10,9 +10,7 @@ export const SERVICES_API_VERSION = '0.84.1';
 
 export async function createServicesApiApp(config: ServicesApiConfig): Promise<NestFastifyApplication> {
   return createHttpApp(ServicesApiModule.forRoot(config), {
-    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    ...httpSettingsOf(config),
     openApi: SERVICES_API_DOCUMENT,
     rawBody: true,
   });

@@ -8,6 +8,10 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsPort()
   SERVICES_API_PORT = 3000;
 
+  /** Port of `GET /metrics` (Prometheus), apart from the API's so the Ingress never exposes it; 0 picks a free port. */
+  @IsIntegerBetween(0, 65535)
+  METRICS_PORT = 9464;
+
   /** How long a request waits for core-tenants over the transport before 504 5904. */
   @IsIntegerBetween(100, 60_000)
   CORE_TENANTS_RPC_TIMEOUT_MS = 5_000;

@@ -1,6 +1,8 @@
+import './tracing';
 import 'reflect-metadata';
 import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';
 import { listenUntilStopped } from '@platform/http-common';
+import { MetricsListener } from '@platform/observability';
 import { createServicesApiApp } from './bootstrap';
 import { ServicesApiConfig } from './config';
 
@@ -8,6 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfig(ServicesApiConfig);
   await ensureReachable(platformDependencies(config));
   const app = await createServicesApiApp(config);
+  await app.get(MetricsListener).listen(config.METRICS_PORT);
   await listenUntilStopped(app, config.SERVICES_API_PORT, config.SHUTDOWN_TIMEOUT_MS);
 }
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { TransportClientModule, transportNamespaceOf } from '@platform/transport';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
+import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/template-submission.job';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
@@ -9,6 +10,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
+import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 
@@ -34,6 +36,7 @@ export class ServicesApiModule {
           applicationName: 'services-api-jobs',
           poolSize: 2,
           pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
+          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE],
         }),
         PluginConnectionsModule,
         CampaignModelsModule.forRoot({

@@ -3,9 +3,10 @@ import { AuthModule, OperatorTokenSettings } from '@platform/auth';
 import { BaseConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
-import { ObservabilityModule } from '@platform/observability';
+import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportReadinessModule } from '@platform/transport';
+import { DatabasePoolMetrics } from './database-pool-metrics';
 
 export interface AppFoundationOptions {
   /** The app's name: in every log line, in pg_stat_activity and in Redis CLIENT LIST. */
@@ -15,9 +16,10 @@ export interface AppFoundationOptions {
 }
 
 /**
- * What every app of the platform has, set up once: JSON logs, the PostgreSQL
- * pool, the Redis client, authentication, the health endpoints and the
- * readiness of the transport between apps (for the apps that have one).
+ * What every app of the platform has, set up once: JSON logs, metrics, the
+ * PostgreSQL pool (and its gauges), the Redis client, authentication, the
+ * health endpoints and the readiness of the transport between apps (for the
+ * apps that have one).
  */
 @Module({})
 export class AppFoundationModule {
@@ -26,12 +28,14 @@ export class AppFoundationModule {
       module: AppFoundationModule,
       imports: [
         ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app }),
+        MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
         AuthModule.forRoot(operatorTokens),
         TransportReadinessModule,
         HealthModule,
       ],
+      providers: [DatabasePoolMetrics],
       exports: [DatabaseModule],
     };
   }

@@ -21,7 +21,7 @@ const CACHE_TTL_SECONDS = 60;
 const TOMBSTONE_TTL_SECONDS = 24 * 60 * 60;
 /**
  * How long a removal in progress keeps lookups on PostgreSQL: far longer than
- * any removal transaction, and longer than the cache TTL, so that when it
+ * any removal, and longer than the cache TTL, so that when it
  * lapses no cache entry from before the removal can be left.
  */
 const REMOVAL_IN_PROGRESS_TTL_SECONDS = 10 * 60;

@@ -1,9 +1,12 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { Secret } from './secret';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** An origin as browsers serialise it: lower-case scheme and host, a port only when not the default. */
+const ORIGIN = /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 /** Variables every app reads (DESIGN.md section 7). Defaults are for local use. */
 export class BaseConfig {
@@ -59,6 +62,21 @@ export class BaseConfig {
   @Min(100, { message: 'must be an integer 100-300000' })
   @Max(300_000, { message: 'must be an integer 100-300000' })
   HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /**
+   * Browser origins allowed to call the app (CORS), comma-separated, each
+   * `scheme://host[:port]` exactly as browsers send it. Empty: CORS is off.
+   */
+  @Transform(({ value }) => (typeof value === 'string' ? value.split(',').map((origin) => origin.trim()).filter(Boolean) : value))
+  @Matches(ORIGIN, { each: true, message: 'must be a comma-separated list of origins such as https://app.example.com (scheme, host, optional port; no path)' })
+  CORS_ALLOWED_ORIGINS: string[] = [];
+
+  /** How long a browser may reuse a CORS preflight answer. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 0-86400' })
+  @Min(0, { message: 'must be an integer 0-86400' })
+  @Max(86_400, { message: 'must be an integer 0-86400' })
+  CORS_MAX_AGE_SECONDS = 600;
 
   /** Time given to in-flight requests after SIGTERM before the process exits anyway. */
   @Type(() => Number)

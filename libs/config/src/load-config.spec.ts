@@ -34,6 +34,19 @@ describe('loadConfig', () => {
     expect(problems.every((problem) => problem.includes('is malformed'))).toBe(true);
   });
 
+  it('reads the CORS allow-list as comma-separated origins, empty by default', () => {
+    expect(loadConfig(OperatorTokenVerificationConfig, valid).CORS_ALLOWED_ORIGINS).toEqual([]);
+    const config = loadConfig(OperatorTokenVerificationConfig, { ...valid, CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173,http://[::1]:8080' });
+    expect(config.CORS_ALLOWED_ORIGINS).toEqual(['https://app.example.com', 'http://localhost:5173', 'http://[::1]:8080']);
+  });
+
+  it.each(['*', 'app.example.com', 'https://app.example.com/', 'https://App.example.com', 'https://app.example.com/path', 'ftp://app.example.com'])(
+    'refuses %s in the CORS allow-list: an origin is scheme, lower-case host and optional port',
+    (origin) => {
+      expect(problemsOf({ ...valid, CORS_ALLOWED_ORIGINS: `https://ok.example.com,${origin}` })).toEqual([expect.stringMatching(/^CORS_ALLOWED_ORIGINS is malformed: must be a comma-separated list of origins/)]);
+    },
+  );
+
   it('needs a way to verify operator tokens', () => {
     expect(problemsOf({ ...valid, OPERATOR_JWKS_URL: undefined })).toEqual([expect.stringMatching(/^OPERATOR_JWKS_URL is missing/)]);
   });

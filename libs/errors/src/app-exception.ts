@@ -32,7 +32,15 @@ export class AppException extends Error {
     key: ErrorKey,
     options: { fields?: FieldError[]; cause?: unknown; retryAfterSeconds?: number; allowedMethods?: readonly string[] } = {},
   ) {
-    super(ERROR_CATALOG[key].message, { cause: options.cause });
+    // A client error (4xx) is an answer, not a fault: nothing logs its stack, and capturing one
+    // was a visible share of what a refused request costs (e.g. every throttled refresh).
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (ERROR_CATALOG[key].status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(ERROR_CATALOG[key].message, { cause: options.cause });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = ERROR_CATALOG[key].name;
     this.key = key;
     this.fields = options.fields;

@@ -1,3 +1,16 @@
+export { AppLogger } from './app-logger';
 export { ObservabilityModule } from './logger.module';
-export { REQUEST_ID_HEADER, requestIdOf, requestLoggingOptions } from './request-logging';
+export { loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
 export type { LoggingSettings } from './request-logging';
+export { boundedRead, SCRAPE_READ_TIMEOUT_MS, ScrapeReadTimeout } from './metrics/bounded-read';
+export { measuredProvider } from './metrics/measured-provider';
+export type { MeasuredProviderOptions } from './metrics/measured-provider';
+export { METRICS_PATH, MetricsListener } from './metrics/metrics-listener';
+export { MetricsModule } from './metrics/metrics.module';
+export { METRIC_PREFIX, PlatformMetrics } from './metrics/platform-metrics';
+export type { PoolCounts, ProviderOutcome, ScrapeGauge, TransportOutcome } from './metrics/platform-metrics';
+export { observeRequestDurations, UNMATCHED_ROUTE } from './metrics/request-metrics';
+export { currentRequestId, runWithRequestId } from './request-scope';
+export { continueFrom, continueJobFrom, detachedFromRequest, inSpan, nameRequestSpan, propagatedHeaders, SpanKind } from './tracing/propagation';
+export type { PropagatedHeaders, SpanDescription } from './tracing/propagation';
+export { tracingActive, stopTracing } from './tracing/tracing-state';

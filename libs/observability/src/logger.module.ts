@@ -1,7 +1,8 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import pino from 'pino';
-import { LoggingSettings, requestLoggingOptions } from './request-logging';
+import { AppLogger } from './app-logger';
+import { loggerOptions, LoggingSettings } from './request-logging';
+import { stopTracing } from './tracing/tracing-state';
 
 /** Log lines are written to stdout in batches of about this many bytes... */
 const LOG_BATCH_BYTES = 4096;
@@ -24,24 +25,23 @@ function batchedStdout(): pino.DestinationStream {
 }
 
 /**
- * JSON logs through pino with one request id per request (taken from the
- * caller's `x-request-id` when it is sane, else generated) and no credentials
- * (see requestLoggingOptions).
+ * JSON logs through pino to batched stdout, as AppLogger (Nest's logger, set
+ * by createHttpApp together with the request hooks of logRequests). No
+ * credentials reach the log (see loggerOptions). At shutdown, spans still
+ * buffered are exported (when tracing is on).
  */
+@Global()
 @Module({})
-export class ObservabilityModule {
+export class ObservabilityModule implements OnApplicationShutdown {
+  async onApplicationShutdown(): Promise<void> {
+    await stopTracing();
+  }
+
   static forRoot(settings: LoggingSettings): DynamicModule {
     return {
       module: ObservabilityModule,
-      imports: [
-        LoggerModule.forRoot({
-          // nestjs-pino's default route pattern (`{/*splat}`) matches nothing on
-          // Nest 12's Fastify adapter; this one matches every route.
-          forRoutes: [{ path: '{*splat}', method: RequestMethod.ALL }],
-          pinoHttp: [requestLoggingOptions(settings), batchedStdout()],
-        }),
-      ],
-      exports: [LoggerModule],
+      providers: [{ provide: AppLogger, useFactory: () => new AppLogger(pino(loggerOptions(settings), batchedStdout())) }],
+      exports: [AppLogger],
     };
   }
 }

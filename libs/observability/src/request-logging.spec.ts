@@ -1,42 +1,51 @@
-import { createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { pinoHttp } from 'pino-http';
+import Fastify from 'fastify';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { requestLoggingOptions } from './request-logging';
+import { AppLogger } from './app-logger';
+import { loggerOptions, logRequests, requestIdOf } from './request-logging';
 
-/** Serves one request through the request logger and returns the JSON lines it wrote. */
-async function logLinesOf(path: string, headers: Record<string, string>, status: number): Promise<Record<string, any>[]> {
-  const lines: string[] = [];
+/** An AppLogger writing to memory, and the JSON lines it wrote. */
+function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>[] } {
+  const written: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      written.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       done();
     },
   });
-  const logger = pinoHttp(requestLoggingOptions({ level: 'info', app: 'test-app' }), destination);
-  const server = createServer((req, res) => {
-    logger(req, res);
-    res.statusCode = status;
-    res.end('{}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, { headers });
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
-  return lines.map((line) => JSON.parse(line));
+  return { logger: new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination)), lines: () => written.map((line) => JSON.parse(line)) };
 }
+
+/**
+ * Serves one request through a Fastify server logging as the apps do; the
+ * route logs `logged` (if given) through AppLogger while it is served.
+ * Returns the JSON lines written.
+ */
+async function logLinesOf(path: string, headers: Record<string, string>, status: number, logged?: (logger: AppLogger) => void): Promise<Record<string, any>[]> {
+  const { logger, lines } = capturedLogger();
+  const fastify = Fastify({ genReqId: requestIdOf });
+  logRequests(fastify, logger.root);
+  fastify.all('/*', async (_request, reply) => {
+    // Awaited first, as a handler reading the database would: the line below is logged in a later turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    logged?.(logger);
+    return reply.status(status).send({});
+  });
+  try {
+    await fastify.inject({ url: path, headers });
+  } finally {
+    await fastify.close();
+  }
+  return lines();
+}
+
+const secret = 'eyJhbGciOiJFZERTQSJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJl';
+const credentials = { authorization: `Bearer ${secret}`, cookie: `session=${secret}`, 'x-hub-signature-256': `sha256=${secret}` };
 
 describe('request logs', () => {
   it('say the request id, method, path, status and duration, and nothing of the credentials', async () => {
-    const secret = 'eyJhbGciOiJFZERTQSJ9.c2VjcmV0LXBheWxvYWQ.c2lnbmF0dXJl';
-    const [line, ...others] = await logLinesOf(
-      '/v1/tenants/abc/notifications?page=2',
-      { authorization: `Bearer ${secret}`, cookie: `session=${secret}`, 'x-hub-signature-256': `sha256=${secret}`, 'x-request-id': 'req-42' },
-      403,
-    );
+    const [line, ...others] = await logLinesOf('/v1/tenants/abc/notifications?page=2', { ...credentials, 'x-request-id': 'req-42' }, 403);
     expect(others).toEqual([]);
     expect(line).toMatchObject({
       app: 'test-app',
@@ -48,7 +57,29 @@ describe('request logs', () => {
     expect(JSON.stringify(line)).not.toContain(secret);
   });
 
+  it('say a 5xx request errored', async () => {
+    const [line] = await logLinesOf('/v1/tenants', { 'x-request-id': 'req-43' }, 503);
+    expect(line).toMatchObject({ req: { id: 'req-43' }, res: { statusCode: 503 }, err: { message: 'failed with status code 503' }, msg: 'request errored' });
+  });
+
+  it('tie a line logged while the request is served to its id, with the logging class as context', async () => {
+    const lines = await logLinesOf('/v1/tenants', { ...credentials, 'x-request-id': 'req-44' }, 200, (logger) => logger.log({ reason: 'quota' }, 'mail not sent', 'SignUpMailSender'));
+    expect(lines.map((line) => line.msg)).toEqual(['mail not sent', 'request completed']);
+    expect(lines[0]).toMatchObject({ app: 'test-app', req: { id: 'req-44', method: 'GET', url: '/v1/tenants' }, context: 'SignUpMailSender', reason: 'quota' });
+    expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
   it('leave out the health probes', async () => {
     expect(await logLinesOf('/health/live', {}, 200)).toEqual([]);
+  });
+});
+
+describe('lines logged outside a request', () => {
+  it('carry no request', () => {
+    const { logger, lines } = capturedLogger();
+    logger.error('Redis connection lost', 'RedisModule');
+    const [line] = lines();
+    expect(line).toMatchObject({ app: 'test-app', context: 'RedisModule', msg: 'Redis connection lost', level: 50 });
+    expect(line.req).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Options } from 'pino-http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger, LoggerOptions } from 'pino';
+import { runInRequest } from './request-scope';
 
 export interface LoggingSettings {
   level: string;
@@ -10,39 +12,67 @@ export interface LoggingSettings {
 export const REQUEST_ID_HEADER = 'x-request-id';
 const QUIET_ROUTES = /^\/health\//;
 
+/** Whether a request id given by a caller (or carried by a message) is one we log and pass on. */
+export function isSaneRequestId(value: unknown): value is string {
+  return typeof value === 'string' && /^[\w.:-]{1,128}$/.test(value);
+}
+
 /** The caller's `x-request-id` when it is sane, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
-  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+  return isSaneRequestId(given) ? given : randomUUID();
 }
 
-type LoggedRequest = IncomingMessage & { originalUrl?: string };
+/** What a log line says of the request it belongs to. */
+type LoggedRequest = Pick<FastifyRequest, 'id' | 'method' | 'url'>;
 
 /**
- * What a request's log lines say about it: its id, method and path, and on
- * the completion line its status and duration (`responseTime`, ms). Headers
- * are left out: they made every line about 1 KB and writing them was a large
- * share of a request's CPU cost; credentials (all three profiles travel in
- * `Authorization`) never reach the log at all. The redaction stays for
- * anything else that logs request headers.
+ * pino options of every app's logger. A request's lines say its id, method
+ * and path, and its completion line its status and duration (`responseTime`,
+ * ms). Headers are left out: they made every line about 1 KB and writing them
+ * was a large share of a request's CPU cost; credentials (all three profiles
+ * travel in `Authorization`) never reach the log at all. The redaction stays
+ * for anything else that logs request headers.
  */
-export function requestLoggingOptions(settings: LoggingSettings): Options {
+export function loggerOptions(settings: LoggingSettings): LoggerOptions {
   return {
     level: settings.level,
     base: { app: settings.app },
-    // The serializers below get the raw request and response, not pino's full copies of them.
-    wrapSerializers: false,
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: req.originalUrl ?? req.url }),
-      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: FastifyReply) => ({ statusCode: res.statusCode }),
     },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'],
       censor: '[redacted]',
     },
-    // The HTTP server has already chosen the id (requestIdOf); log under the same one.
-    genReqId: (req: IncomingMessage) => req.id ?? requestIdOf(req),
-    // Probes poll every few seconds; their lines would drown the rest.
-    autoLogging: { ignore: (req: IncomingMessage) => QUIET_ROUTES.test((req as LoggedRequest).originalUrl ?? req.url ?? '') },
   };
+}
+
+/**
+ * Logs each request's completion from Fastify's own hooks, with the same line
+ * as before (`request completed`; `request errored` with an `err` for a 5xx),
+ * and serves each route as the request in scope (request-scope.ts), entered
+ * when Fastify hands the request to its route, after the body is read: a
+ * scope entered earlier would not survive the body's stream events. Hooks instead of Nest
+ * middleware: no middleware layer (@fastify/middie) runs per request, and no
+ * child logger or response listeners are made for a request that logs
+ * nothing but its completion.
+ */
+export function logRequests(fastify: FastifyInstance, logger: Logger): void {
+  fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
+  fastify.addHook('onResponse', (request, reply, done) => {
+    // Probes poll every few seconds; their lines would drown the rest.
+    if (!QUIET_ROUTES.test(request.url)) logCompletion(logger, request, reply);
+    done();
+  });
+}
+
+function logCompletion(logger: Logger, request: FastifyRequest, reply: FastifyReply): void {
+  const responseTime = Math.round(reply.elapsedTime);
+  if (reply.statusCode >= 500) {
+    logger.info({ req: request, res: reply, err: new Error(`failed with status code ${reply.statusCode}`), responseTime }, 'request errored');
+  } else {
+    logger.info({ req: request, res: reply, responseTime }, 'request completed');
+  }
 }

@@ -1,3 +1,4 @@
+import type { PlatformMetrics } from '@platform/observability';
 import type Redis from 'ioredis';
 
 export interface RateLimitRule {
@@ -24,13 +25,18 @@ local ttl = redis.call('TTL', KEYS[1])
 return {count, ttl}
 `;
 
-/** Fixed-window rate limits kept in Redis, shared by every replica. */
+/** Fixed-window rate limits kept in Redis, shared by every replica; refusals are counted by rule name. */
 export class RateLimiter {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly metrics: PlatformMetrics,
+  ) {}
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
     const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.key(rule, subject), rule.windowSeconds)) as [number, number];
-    return { allowed: count <= rule.limit, retryAfterSeconds: Math.max(ttl, 0) };
+    const allowed = count <= rule.limit;
+    if (!allowed) this.metrics.refused(rule.name);
+    return { allowed, retryAfterSeconds: Math.max(ttl, 0) };
   }
 
   async reset(rule: RateLimitRule, subject: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
+import { PlatformMetrics } from '@platform/observability';
 import Redis from 'ioredis';
 import { RateLimiter } from './rate-limiter';
 
@@ -74,7 +75,7 @@ export class RedisModule {
       module: RedisModule,
       providers: [
         { provide: REDIS, useFactory: () => createRedisClient(url, connectionName) },
-        { provide: RateLimiter, useFactory: (redis: Redis) => new RateLimiter(redis), inject: [REDIS] },
+        { provide: RateLimiter, useFactory: (redis: Redis, metrics: PlatformMetrics) => new RateLimiter(redis, metrics), inject: [REDIS, PlatformMetrics] },
         RedisLifecycle,
       ],
       exports: [REDIS, RateLimiter],

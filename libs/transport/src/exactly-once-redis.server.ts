@@ -1,5 +1,6 @@
-import { ServerRedis } from '@nestjs/microservices';
+import { RedisContext, ServerRedis } from '@nestjs/microservices';
 import type Redis from 'ioredis';
+import { IncomingMessages } from './message-headers';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 /** How long a claim on a request id is kept: far longer than any caller waits. */
@@ -19,6 +20,8 @@ type ServerOptions = ConstructorParameters<typeof ServerRedis>[0];
  * - Every channel carries the environment's namespace (transport-settings.ts),
  *   so another environment on the same Redis server is never heard or answered.
  * - It reconnects for ever after a Redis outage instead of giving up.
+ * - A message is handled under the request id and trace context it carries
+ *   (message-headers.ts).
  *
  * The wire format is Nest's own.
  */
@@ -31,6 +34,9 @@ export class ExactlyOnceRedisServer extends ServerRedis {
   ) {
     super(options);
     this.channelPrefix = requestChannel(settings.namespace, '');
+    const messages = new IncomingMessages();
+    this.setOnProcessingStartHook((_transport, context, handle) => messages.start(context as RedisContext, handle));
+    this.setOnProcessingEndHook((_transport, context) => messages.end(context as RedisContext));
   }
 
   override getRequestPattern(pattern: string): string {

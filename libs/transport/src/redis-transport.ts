@@ -1,6 +1,7 @@
 import { ClientRedis, CustomStrategy, RedisOptions } from '@nestjs/microservices';
 import type Redis from 'ioredis';
 import { ExactlyOnceRedisServer } from './exactly-once-redis.server';
+import { attachPropagatedHeaders } from './message-headers';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 type RedisConnectionOptions = NonNullable<RedisOptions['options']>;
@@ -26,11 +27,13 @@ export function redisConnectionOptions(redisUrl: string): RedisConnectionOptions
 
 /**
  * The calling side (services-api): Nest's Redis client with every request
- * and reply channel in the environment's namespace, reconnecting for ever.
+ * and reply channel in the environment's namespace, reconnecting for ever,
+ * each message carrying the request id and trace context of its sender.
  */
 export class NamespacedRedisClient extends ClientRedis {
   constructor(private readonly settings: TransportSettings) {
     super(redisConnectionOptions(settings.redisUrl));
+    this.setOnDispatchHook(attachPropagatedHeaders);
   }
 
   override getRequestPattern(pattern: string): string {

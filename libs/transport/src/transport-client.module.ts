@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { PlatformMetrics } from '@platform/observability';
 import { NamespacedRedisClient } from './redis-transport';
 import { TransportClient } from './transport-client';
 import { TransportReadiness } from './transport-readiness';
@@ -14,12 +15,12 @@ export class TransportClientModule {
       providers: [
         {
           provide: TransportClient,
-          useFactory: (readiness: TransportReadiness) => {
+          useFactory: (readiness: TransportReadiness, metrics: PlatformMetrics) => {
             const proxy = new NamespacedRedisClient(settings);
             readiness.watch('transport client', () => proxy.connections());
-            return new TransportClient(proxy, timeoutMs);
+            return new TransportClient(proxy, timeoutMs, metrics);
           },
-          inject: [TransportReadiness],
+          inject: [TransportReadiness, PlatformMetrics],
         },
       ],
       exports: [TransportClient],

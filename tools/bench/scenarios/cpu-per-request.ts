@@ -7,7 +7,7 @@ import { CampaignFixtures, ConversationFixtures, CustomHostnamesStub, FixtureBui
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
 import { Footprint, footprintPerRequest, FootprintMeter } from '../footprint';
-import { CpuResult, LoadOptions, measureCpu, startApp, StartedApp, stopProcess } from '../harness';
+import { benchNodeVersion, CpuResult, LoadOptions, measureCpu, startApp, StartedApp, stopProcess } from '../harness';
 import { rssMebibytesOf } from '../process-usage';
 
 const CONNECTIONS = 10;
@@ -184,12 +184,12 @@ function printCpuTable(rows: Row[]): void {
   const ratioOf = (row: Row) => row.result.cpuMicrosecondsPerRequest / hello.cpuMicrosecondsPerRequest;
   const op15 = rows.find((row) => row.name.startsWith('op 15'));
   const lines = [
-    `\nCPU per request of the serving process(es), ${REQUESTS} requests (op 1: ${DELETES}) at ${CONNECTIONS} connections after ${WARM_UP} warm-up requests`,
-    '| request | CPU per request | ratio to the hello | target | req/s | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|',
+    `\nCPU per request of the serving process(es) on Node.js ${benchNodeVersion()}, ${REQUESTS} requests (op 1: ${DELETES}) at ${CONNECTIONS} connections after ${WARM_UP} warm-up requests`,
+    '| request | CPU per request | ratio to the hello | target | req/s | non-2xx | bytes per answer |',
+    '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((row) => {
       const target = row.targetRatio === undefined ? '' : `≤ ${row.targetRatio}x ${ratioOf(row) <= row.targetRatio ? 'met' : 'NOT MET'}`;
-      return `| ${row.name} | ${row.result.cpuMicrosecondsPerRequest} µs | ${ratioOf(row).toFixed(1)}x | ${target} | ${row.result.requestsPerSecond} | ${row.result.non2xx} |`;
+      return `| ${row.name} | ${row.result.cpuMicrosecondsPerRequest} µs | ${ratioOf(row).toFixed(1)}x | ${target} | ${row.result.requestsPerSecond} | ${row.result.non2xx} | ${row.result.bytesPerResponse ?? ''} |`;
     }),
   ];
   if (op15) {

@@ -3,6 +3,7 @@ import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
 import { loadConfig } from '@platform/config';
 import { TransportPing } from '@platform/contracts';
 import { createDataSource } from '@platform/database';
+import { PlatformMetrics } from '@platform/observability';
 import { BillingStub, FixtureBuilder, VmStub } from '@platform/testing';
 import { NamespacedRedisClient, TransportClient, transportNamespaceOf } from '@platform/transport';
 import { BenchContext } from '../context';
@@ -71,7 +72,7 @@ export async function pluginConnections(context: BenchContext): Promise<void> {
     });
     printTable('Operation 1 (services-api -> Redis transport -> core-tenants -> PostgreSQL)', [deletes]);
 
-    const client = new TransportClient(transport, 5_000);
+    const client = new TransportClient(transport, 5_000, new PlatformMetrics('bench'));
     const samples: number[] = [];
     for (let index = 0; index < PINGS; index += 1) {
       const started = performance.now();

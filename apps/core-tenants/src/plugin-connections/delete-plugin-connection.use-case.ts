@@ -1,92 +1,119 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CredentialStore, TenantAccessService } from '@platform/auth';
 import { DeletePluginConnectionPayload, DeletePluginConnectionReply } from '@platform/contracts';
-import type { PluginConnectionKind } from '@platform/database';
 import { AppException } from '@platform/errors';
-import { DataSource } from 'typeorm';
+import { propagatedHeaders } from '@platform/observability';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
+import { ClaimedConnection, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { VmProvider } from './vms/vm.provider';
 
-interface LiveConnection {
-  plugin_id: string;
-  kind: PluginConnectionKind;
-  subscription_item_id: string | null;
-  vm_id: string | null;
-}
+/** How long a removal's claim holds if its replica never finishes it (milliseconds). */
+export const REMOVAL_CLAIM_LEASE_MS = Symbol('REMOVAL_CLAIM_LEASE_MS');
 
+/**
+ * A claim outlives the slowest removal that is still working: the VM call
+ * (bounded by its timeout) plus this margin for the Redis and PostgreSQL
+ * steps around it. Short, because a delete that finds a dead replica's claim
+ * waits for it to lapse, within one transport request.
+ */
+export const removalClaimLeaseMs = (vmProviderTimeoutMs: number): number => vmProviderTimeoutMs + 1_000;
+
+/** How often a delete that found another removal in progress looks again. */
+const CLAIM_POLL_MS = 50;
 const REVOCATION_ATTEMPTS = 3;
 
 /**
- * SPEC.md operation 1, in one transaction holding the connection's row lock:
- * 1. the removal is marked in progress in Redis, so that from now on every
+ * Operation 1. No step holds a row lock or a database connection while the
+ * VM provider is called:
+ * 1. the live connection is claimed for removal (one UPDATE with a lease);
+ *    a concurrent delete finds the claim and waits for the outcome, then
+ *    answers 404 1054 if the connection was removed, or claims it itself if
+ *    the first failed. The connection stays live while claimed: its token
+ *    works and every other operation sees it, since a failure keeps it;
+ * 2. the removal is marked in progress in Redis, so that from now on every
  *    replica checks the token against PostgreSQL rather than its cache; if
- *    Redis cannot record that, nothing is done (503 5903);
- * 2. a hosted connection's VM is deleted at the provider; if that fails the
- *    transaction rolls back (502 5002) and the connection stays live;
- * 3. the connection is marked removed and, for a paid one, its subscription
- *    item is recorded for cancellation (billing_cancellations), both or neither;
- * 4. after commit, the token is revoked in Redis for every replica, and the
- *    cancellation worker is nudged; it retries until the provider confirms.
- * Whatever crashes between these steps, the connection ends either live with
- * its token working, or removed with its token refused and its cancellation
- * recorded (CredentialStore explains how the token check sees the removal).
- * A concurrent delete of the same connection waits for the lock, then finds
- * it removed: 404 1054.
+ *    Redis cannot record that, the claim is given up (503 5903);
+ * 3. a hosted connection's VM is deleted at the provider, outside any
+ *    transaction; if that fails, the claim is given up (502 5002) and the
+ *    connection is as before;
+ * 4. one statement marks the connection removed and, for a paid one,
+ *    records its subscription item for cancellation (billing_cancellations);
+ * 5. the token is revoked in Redis for every replica, and the cancellation
+ *    worker is nudged; it retries until the provider confirms.
+ * A replica that dies after 1 leaves a claim that lapses with its lease: the
+ * connection is then live, as if never asked (its VM may be gone, which the
+ * next delete counts as deleted), and asking again removes it. Dying after 4
+ * leaves it removed with its token refused and its cancellation recorded
+ * (CredentialStore explains how the token check sees the removal).
  */
 @Injectable()
 export class DeletePluginConnectionUseCase {
   private readonly logger = new Logger(DeletePluginConnectionUseCase.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly removals: PluginConnectionRemovalsRepository,
     private readonly vms: VmProvider,
     private readonly credentials: CredentialStore,
     private readonly access: TenantAccessService,
     private readonly cancellations: BillingCancellationWorker,
+    @Inject(REMOVAL_CLAIM_LEASE_MS) private readonly claimLeaseMs: number,
   ) {}
 
   async execute(payload: DeletePluginConnectionPayload): Promise<DeletePluginConnectionReply> {
-    let removalBegun = false;
-    const removed = await this.dataSource
-      .transaction(async (manager) => {
-        const rows: LiveConnection[] = await manager.query(
-          `SELECT plugin_id, kind, subscription_item_id, vm_id FROM plugin_connections
-            WHERE id = $1 AND tenant_id = $2 AND status = 'live'
-            FOR UPDATE`,
-          [payload.pluginConnectionID, payload.tenantID],
-        );
-        const connection = rows[0];
-        if (!connection) throw new AppException('PluginConnectionNotFound');
+    const { tenantID, pluginConnectionID } = payload;
+    const claimID = randomUUID();
+    const connection = await this.claim(tenantID, pluginConnectionID, claimID);
 
-        await this.credentials.beginRemoval(payload.pluginConnectionID).catch((error: unknown) => {
-          throw new AppException('InternalServiceUnavailable', { cause: error });
-        });
-        removalBegun = true;
-        if (connection.kind === 'hosted' && connection.vm_id) {
-          await this.vms.deleteVm(connection.vm_id).catch((error: unknown) => {
-            throw new AppException('BadGateway', { cause: error });
-          });
-        }
-        await manager.query(`UPDATE plugin_connections SET status = 'removed', removed_at = now() WHERE id = $1`, [payload.pluginConnectionID]);
-        if (connection.kind === 'paid' && connection.subscription_item_id) {
-          await manager.query(
-            `INSERT INTO billing_cancellations (plugin_connection_id, subscription_item_id) VALUES ($1, $2)
-             ON CONFLICT (subscription_item_id) DO NOTHING`,
-            [payload.pluginConnectionID, connection.subscription_item_id],
-          );
-        }
-        return connection;
-      })
-      .catch(async (error: unknown) => {
-        // Rolled back: the connection is live, so its token may be cached again.
-        if (removalBegun) await this.credentials.abandonRemoval(payload.pluginConnectionID);
-        throw error;
+    await this.credentials.beginRemoval(pluginConnectionID).catch(async (error: unknown) => {
+      await this.giveUp(pluginConnectionID, claimID, { removalBegun: false });
+      throw new AppException('InternalServiceUnavailable', { cause: error });
+    });
+    if (connection.kind === 'hosted' && connection.vmID) {
+      await this.vms.deleteVm(connection.vmID).catch(async (error: unknown) => {
+        await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
+        throw new AppException('BadGateway', { cause: error });
       });
+    }
+    const completed = await this.removals.complete(tenantID, pluginConnectionID, propagatedHeaders() ?? null).catch(async (error: unknown) => {
+      await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
+      throw error;
+    });
+    // Another removal, which took over a claim of ours that had lapsed, completed it first.
+    if (!completed) throw new AppException('PluginConnectionNotFound');
 
-    await this.revoke(payload.pluginConnectionID);
-    await this.access.forget(payload.tenantID, `plugin:${removed.plugin_id}`).catch(() => undefined);
-    if (removed.kind === 'paid') this.cancellations.nudge();
+    await this.revoke(pluginConnectionID);
+    await this.access.forget(tenantID, `plugin:${connection.pluginID}`).catch(() => undefined);
+    if (connection.kind === 'paid') this.cancellations.nudge();
     return { deleted: true };
+  }
+
+  /** Claims the connection, waiting out another removal in progress; 404 1054 once it is not live. */
+  private async claim(tenantID: string, pluginConnectionID: string, claimID: string): Promise<ClaimedConnection> {
+    for (;;) {
+      const outcome = await this.removals.claim(tenantID, pluginConnectionID, claimID, this.claimLeaseMs);
+      if (outcome === 'not-live') throw new AppException('PluginConnectionNotFound');
+      if (outcome !== 'claimed-elsewhere') return outcome;
+      await sleep(CLAIM_POLL_MS);
+    }
+  }
+
+  /**
+   * The removal did not happen: the connection is live, so its token may be
+   * cached again, and the next delete may claim it. The Redis mark is cleared
+   * before the claim is released, and only while the claim is still ours, so
+   * that it is never the mark of a removal that took over. Best effort: what
+   * cannot be cleared lapses on its own (the claim with its lease, the mark
+   * after ten minutes).
+   */
+  private async giveUp(pluginConnectionID: string, claimID: string, { removalBegun }: { removalBegun: boolean }): Promise<void> {
+    try {
+      if (removalBegun && (await this.removals.holds(pluginConnectionID, claimID))) await this.credentials.abandonRemoval(pluginConnectionID);
+      await this.removals.release(pluginConnectionID, claimID);
+    } catch (error) {
+      this.logger.warn({ err: error, pluginConnectionID }, 'removal claim not released; it lapses with its lease');
+    }
   }
 
   /**
@@ -101,7 +128,7 @@ export class DeletePluginConnectionUseCase {
         return;
       } catch (error) {
         if (attempt === REVOCATION_ATTEMPTS) this.logger.error({ err: error, pluginConnectionID }, 'token revocation in Redis failed');
-        else await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        else await sleep(50 * attempt);
       }
     }
   }

@@ -1,10 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CoreTenantsConfig } from '../config';
 import { BillingProvider } from './billing/billing.provider';
+import { BillingCancellationMetrics } from './billing/billing-cancellation-metrics';
 import { BillingCancellationWorker, CANCELLATION_SCHEDULE } from './billing/billing-cancellation.worker';
 import { StripeBillingProvider } from './billing/stripe-billing.provider';
-import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { DeletePluginConnectionUseCase, REMOVAL_CLAIM_LEASE_MS, removalClaimLeaseMs } from './delete-plugin-connection.use-case';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { PluginConnectionsRpcController } from './plugin-connections.rpc-controller';
 import { RestVmProvider } from './vms/rest-vm.provider';
 import { VmProvider } from './vms/vm.provider';
@@ -18,12 +21,25 @@ export class PluginConnectionsModule {
       providers: [
         {
           provide: BillingProvider,
-          useFactory: () =>
-            new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: config.BILLING_TIMEOUT_MS }),
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider(
+              'billing',
+              new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: config.BILLING_TIMEOUT_MS }),
+              metrics,
+              { operations: ['createSubscriptionItem', 'cancelSubscriptionItem'] },
+            ),
+          inject: [PlatformMetrics],
         },
         {
           provide: VmProvider,
-          useFactory: () => new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: config.VM_PROVIDER_TIMEOUT_MS }),
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider(
+              'vms',
+              new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: config.VM_PROVIDER_TIMEOUT_MS }),
+              metrics,
+              { operations: ['createVm', 'deleteVm'] },
+            ),
+          inject: [PlatformMetrics],
         },
         {
           provide: CANCELLATION_SCHEDULE,
@@ -33,7 +49,10 @@ export class PluginConnectionsModule {
             retryMaxMs: config.BILLING_CANCELLATION_RETRY_MAX_MS,
           },
         },
+        { provide: REMOVAL_CLAIM_LEASE_MS, useValue: removalClaimLeaseMs(config.VM_PROVIDER_TIMEOUT_MS) },
         BillingCancellationWorker,
+        BillingCancellationMetrics,
+        PluginConnectionRemovalsRepository,
         InstallPluginConnectionUseCase,
         DeletePluginConnectionUseCase,
       ],

@@ -14,7 +14,7 @@ describe('job queues created by two replicas at once', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    settings = { databaseUrl: database.url, applicationName: 'job-queues-test', poolSize: 2, pollingIntervalMs: 60_000 };
+    settings = { databaseUrl: database.url, applicationName: 'job-queues-test', poolSize: 2, pollingIntervalMs: 60_000, measuredQueues: [] };
     replicas = [new PgBoss({ connectionString: database.url, max: 2 }), new PgBoss({ connectionString: database.url, max: 2 })];
     for (const boss of replicas) boss.on('error', () => undefined);
     await Promise.all(replicas.map((boss) => boss.start()));

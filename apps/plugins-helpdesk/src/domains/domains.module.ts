@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CloudflareCustomHostnames, CloudflareSettings } from '../domain-provider/cloudflare-custom-hostnames';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { AddDomain } from './add-domain.usecase';
@@ -19,7 +20,12 @@ export class DomainsModule {
       module: DomainsModule,
       controllers: [DomainsController],
       providers: [
-        { provide: CustomHostnameProvider, useFactory: () => new CloudflareCustomHostnames(cloudflare) },
+        {
+          provide: CustomHostnameProvider,
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider('custom-hostnames', new CloudflareCustomHostnames(cloudflare), metrics, { operations: ['register', 'find', 'findByHostname', 'remove'] }),
+          inject: [PlatformMetrics],
+        },
         DomainsRepository,
         HostnameDirectory,
         HostnameRegistration,

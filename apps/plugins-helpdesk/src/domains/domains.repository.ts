@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { HelpdeskDomainStatus } from '@platform/database';
 import { rethrowUniqueViolation } from '@platform/errors';
 import { DataSource } from 'typeorm';
+import type { RowRead } from '../helpdesk-access/helpdesk-access.service';
 
 /** A domain row, as the use cases need it. */
 export interface StoredDomain {
@@ -33,12 +34,9 @@ export class DomainsRepository {
     return rows[0].id;
   }
 
-  async find(tenantID: string, hostname: string): Promise<StoredDomain | undefined> {
-    const rows: StoredDomain[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $2`, [
-      tenantID,
-      hostname,
-    ]);
-    return rows[0];
+  /** The tenant's domain `hostname`, read with the tenant's standing (HelpdeskAccess.requireAndRead). */
+  byHostname(hostname: string): RowRead {
+    return { select: `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $3`, parameters: [hostname] };
   }
 
   async hostnameTaken(hostname: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk
 import { DomainStatusResponse } from './domain.dto';
 import { domainStateOf } from './domain-state';
 import { domainView } from './domain-view';
-import { DomainsRepository } from './domains.repository';
+import { DomainsRepository, StoredDomain } from './domains.repository';
 import { HostnameRegistration } from './hostname-registration';
 import { RefreshThrottle } from './refresh-throttle';
 
@@ -32,8 +32,7 @@ export class RefreshDomain {
 
   /** `hostname` is normalised (normalizeHostname). */
   async execute(principal: Principal, tenantID: string, hostname: string): Promise<DomainStatusResponse> {
-    await this.access.require(principal, tenantID);
-    const domain = await this.domains.find(tenantID, hostname);
+    const domain = await this.access.requireAndRead<StoredDomain>(principal, tenantID, this.domains.byHostname(hostname));
     if (!domain) throw new AppException('HelpdeskNotFound');
     const verdict = await this.throttle.claim(domain.id, this.clock.now());
     if (!verdict.allowed) throw new AppException('DomainRefreshThrottled', { retryAfterSeconds: Math.ceil(verdict.retryAfterMs / 1000) });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 
@@ -28,16 +29,24 @@ end
 return math.min(window, window - elapsed)
 `;
 
+/** Its name in `platform_rate_limit_refusals_total`. */
+export const REFRESH_THROTTLE_LIMIT = 'helpdesk-domain-refresh';
+
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 /** The refresh throttle, in Redis so every replica shares it. */
 @Injectable()
 export class RefreshThrottle {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly metrics: PlatformMetrics,
+  ) {}
 
   async claim(domainID: string, now: Date): Promise<ThrottleVerdict> {
     const left = Number(await this.redis.eval(CLAIM_SCRIPT, 1, key(domainID), now.getTime(), REFRESH_WINDOW_MS));
-    return left > 0 ? { allowed: false, retryAfterMs: left } : { allowed: true };
+    if (left <= 0) return { allowed: true };
+    this.metrics.refused(REFRESH_THROTTLE_LIMIT);
+    return { allowed: false, retryAfterMs: left };
   }
 
   /** Drops a removed domain's slot (its id is never reused, so this only tidies up). */

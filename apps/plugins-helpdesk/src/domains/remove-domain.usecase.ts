@@ -4,7 +4,7 @@ import { AppException } from '@platform/errors';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { DomainRemoved } from './domain.dto';
-import { DomainsRepository } from './domains.repository';
+import { DomainsRepository, StoredDomain } from './domains.repository';
 import { HostnameDirectory } from './hostname-directory';
 import { RefreshThrottle } from './refresh-throttle';
 
@@ -28,8 +28,7 @@ export class RemoveDomain {
 
   /** `hostname` is normalised (normalizeHostname). */
   async execute(principal: Principal, tenantID: string, hostname: string): Promise<DomainRemoved> {
-    await this.access.require(principal, tenantID);
-    const domain = await this.domains.find(tenantID, hostname);
+    const domain = await this.access.requireAndRead<StoredDomain>(principal, tenantID, this.domains.byHostname(hostname));
     if (!domain) throw new AppException('HelpdeskNotFound');
 
     // No provider id yet (an add still in flight, or one that stopped half-way): find it by name.

@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { ApplyTemplateStatus } from './apply-template-status.usecase';
 import { CampaignModelsListRepository } from './campaign-models-list.repository';
 import { CampaignModelsController } from './campaign-models.controller';
 import { CampaignModelsRepository } from './campaign-models.repository';
 import { CreateCampaignModel } from './create-campaign-model.usecase';
-import { MESSAGE_TEMPLATE_PROVIDER } from './provider/message-template-provider';
+import { MESSAGE_TEMPLATE_PROVIDER, SubmissionOutcome } from './provider/message-template-provider';
 import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './provider/whatsapp-cloud.adapter';
 import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './template-submission.job';
 import { TemplateSubmission } from './template-submission';
@@ -27,7 +28,16 @@ export class CampaignModelsModule {
       module: CampaignModelsModule,
       controllers: [CampaignModelsController, TemplateStatusWebhookController],
       providers: [
-        { provide: MESSAGE_TEMPLATE_PROVIDER, useValue: new WhatsAppCloudTemplateProvider(settings.provider) },
+        {
+          provide: MESSAGE_TEMPLATE_PROVIDER,
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider('message-templates', new WhatsAppCloudTemplateProvider(settings.provider), metrics, {
+              operations: ['submit'],
+              // The adapter answers an outage as a result, for the submission job to retry.
+              failedResult: (_, outcome) => (outcome as SubmissionOutcome).kind === 'unavailable',
+            }),
+          inject: [PlatformMetrics],
+        },
         { provide: SUBMISSION_RETRY, useValue: settings.retry },
         { provide: WEBHOOK_APP_SECRET, useValue: settings.webhookAppSecret },
         { provide: WEBHOOK_VERIFY_TOKEN, useValue: settings.webhookVerifyToken },

@@ -1,11 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type PgBoss from 'pg-boss';
+import { withPropagatedHeaders, WithHeaders } from '../jobs/job-headers';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../jobs/pg-boss.provider';
 import { TemplateSubmission } from './template-submission';
 
 export const TEMPLATE_SUBMISSION_QUEUE = 'campaign-model-submission';
 
-export interface TemplateSubmissionJob {
+export interface TemplateSubmissionJob extends WithHeaders {
   campaignModelID: string;
   /** Background attempts made so far (the delay doubles with each). */
   attempt: number;
@@ -42,7 +43,7 @@ export class TemplateSubmissionJobs implements OnApplicationBootstrap {
 
   /** The options of the first job, written with the model (`db` = the create's transaction). */
   firstJob(campaignModelID: string, db: PgBoss.Db): [string, TemplateSubmissionJob, PgBoss.SendOptions] {
-    return [TEMPLATE_SUBMISSION_QUEUE, { campaignModelID, attempt: 0 }, { startAfter: this.retry.firstDelaySeconds, db }];
+    return [TEMPLATE_SUBMISSION_QUEUE, withPropagatedHeaders({ campaignModelID, attempt: 0 }), { startAfter: this.retry.firstDelaySeconds, db }];
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -57,7 +58,8 @@ export class TemplateSubmissionJobs implements OnApplicationBootstrap {
   async run(job: TemplateSubmissionJob): Promise<void> {
     const result = await this.submission.submit(job.campaignModelID);
     if (result !== 'unavailable') return;
-    const next: TemplateSubmissionJob = { campaignModelID: job.campaignModelID, attempt: job.attempt + 1 };
+    // The next attempt runs as part of the request that created the model, as this one does.
+    const next: TemplateSubmissionJob = withPropagatedHeaders({ campaignModelID: job.campaignModelID, attempt: job.attempt + 1 });
     await this.boss.send(TEMPLATE_SUBMISSION_QUEUE, next, { startAfter: retryDelaySeconds(this.retry, job.attempt + 1) });
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import PgBoss from 'pg-boss';
+import { JobQueueMetrics } from './job-queue-metrics';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
 
 /**
@@ -39,6 +40,7 @@ export class JobsModule implements OnApplicationShutdown {
             return boss;
           },
         },
+        JobQueueMetrics,
       ],
       exports: [PG_BOSS, JOBS_SETTINGS],
     };

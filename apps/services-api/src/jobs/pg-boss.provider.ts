@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
+import { runJobAsPartOfItsRequest, WithHeaders } from './job-headers';
 
 /** Injection token of services-api's one started pg-boss instance. */
 export const PG_BOSS = Symbol('PG_BOSS');
@@ -12,6 +13,8 @@ export interface JobsSettings {
   poolSize: number;
   /** How often an idle worker looks for due jobs. */
   pollingIntervalMs: number;
+  /** Queues whose depth and oldest due job are metrics (JobQueueMetrics). */
+  measuredQueues: string[];
 }
 
 /**
@@ -53,7 +56,7 @@ export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promis
 
 /**
  * Creates the queue (idempotent) and starts a worker on it that takes one
- * job at a time. A handler that throws makes pg-boss retry the job by the
+ * job at a time, each under the request that enqueued it. A handler that throws makes pg-boss retry the job by the
  * queue's retry policy.
  */
 export async function registerWorker<T extends object>(
@@ -64,6 +67,6 @@ export async function registerWorker<T extends object>(
 ): Promise<void> {
   await createQueueOnce(boss, queue);
   await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
-    for (const job of jobs) await handler(job);
+    for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
   });
 }

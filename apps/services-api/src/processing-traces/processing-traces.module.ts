@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { DiscoverProcessingTraces } from './discover-processing-traces.use-case';
 import { ProcessingTracesController } from './processing-traces.controller';
 import { ProcessingTracesRepository } from './processing-traces.repository';
@@ -19,7 +20,11 @@ export class ProcessingTracesModule {
       controllers: [ProcessingTracesController],
       providers: [
         { provide: TRACE_SETTINGS, useValue: settings },
-        { provide: TraceProviderClient, useClass: HttpTraceProviderClient },
+        {
+          provide: TraceProviderClient,
+          useFactory: (metrics: PlatformMetrics) => measuredProvider('processing-traces', new HttpTraceProviderClient(), metrics, { operations: ['list', 'read'] }),
+          inject: [PlatformMetrics],
+        },
         ProcessingTracesRepository,
         TraceCredentials,
         TraceFanOut,

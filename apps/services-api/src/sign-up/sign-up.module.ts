@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { RateLimitRule } from '@platform/redis';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
 import { AcceptInvitation } from './accept-invitation.use-case';
@@ -43,7 +44,12 @@ export class SignUpModule {
         Clock,
         { provide: SignUpKeys, useValue: new SignUpKeys(config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET) },
         { provide: EmailDomainCheck, useValue: domainCheck },
-        { provide: Mailer, useFactory: () => new SmtpMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }) },
+        {
+          provide: Mailer,
+          useFactory: (metrics: PlatformMetrics) =>
+            measuredProvider('email', new SmtpMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }), metrics, { operations: ['send'] }),
+          inject: [PlatformMetrics],
+        },
         { provide: VERIFICATION_IP_LIMIT, useValue: ipLimit },
         { provide: SIGN_UP_IP_LIMIT, useValue: signUpIpLimit },
         { provide: MAIL_RETRY_POLICY, useValue: retryPolicy },

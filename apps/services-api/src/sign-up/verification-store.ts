@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 
 /** SPEC.md, Limits: codes are valid 10 minutes; one request per address per minute. */
 export const CODE_VALIDITY_MS = 10 * 60_000;
 export const RESEND_INTERVAL_MS = 60_000;
+/** The per-address limit's name in `platform_rate_limit_refusals_total`. */
+export const ADDRESS_LIMIT = 'email-verification:address';
 /** Wrong codes an address may present before its code is burnt. */
 export const MAX_CODE_ATTEMPTS = 5;
 
@@ -76,7 +79,10 @@ export type VerifyOutcome = 'ok' | 'wrong' | 'expired' | 'burnt' | 'none';
 /** The verification codes and per-address limits, in Redis (shared by every replica). Errors propagate: callers decide. */
 @Injectable()
 export class VerificationStore {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly metrics: PlatformMetrics,
+  ) {}
 
   async issue(address: string, request: { nonce: string; codeHash: string; now: number }): Promise<IssueOutcome> {
     const reply = (await this.redis.eval(
@@ -90,7 +96,10 @@ export class VerificationStore {
       request.now + RESEND_INTERVAL_MS,
       KEY_TTL_MS,
     )) as [number, string, string[]?];
-    if (reply[0] === 0) return { issued: false, retryAfterMs: Number(reply[1]) - request.now };
+    if (reply[0] === 0) {
+      this.metrics.refused(ADDRESS_LIMIT);
+      return { issued: false, retryAfterMs: Number(reply[1]) - request.now };
+    }
     return { issued: true, previous: { pttl: Number(reply[1]), fields: reply[2] ?? [] } };
   }
 

@@ -28,6 +28,10 @@ export class BillingCancellationEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
+  /** Request id and trace context of the removal that recorded it (see the migration). */
+  @Column({ type: 'jsonb', nullable: true })
+  headers!: Record<string, string> | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -14,6 +14,7 @@ export type PluginConnectionStatus = (typeof PLUGIN_CONNECTION_STATUSES)[number]
 @Index('plugin_connections_plugin_id_idx', ['pluginId'])
 @Check('plugin_connections_kind_check', `kind IN ('plain', 'paid', 'hosted')`)
 @Check('plugin_connections_status_check', `status IN ('live', 'removed')`)
+@Check('plugin_connections_removal_claim_check', `(removal_claim_id IS NULL) = (removal_claimed_until IS NULL)`)
 export class PluginConnectionEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'plugin_connections_pkey' })
   id!: string;
@@ -48,6 +49,16 @@ export class PluginConnectionEntity {
 
   @Column({ name: 'removed_at', type: 'timestamptz', nullable: true })
   removedAt!: Date | null;
+
+  /**
+   * A removal in progress on a live connection: who claimed it, and until
+   * when the claim holds if its owner never finishes (a replica that died).
+   */
+  @Column({ name: 'removal_claim_id', type: 'uuid', nullable: true })
+  removalClaimId!: string | null;
+
+  @Column({ name: 'removal_claimed_until', type: 'timestamptz', nullable: true })
+  removalClaimedUntil!: Date | null;
 
   @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'plugin_connections_tenant_id_fkey' })

@@ -5,6 +5,8 @@ import { OperatorInvitations1764000000000 } from './1764000000000-operator-invit
 import { HelpdeskDomains1764100000000 } from './1764100000000-helpdesk-domains';
 import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-connection-lifecycle';
 import { ProcessingTraceProviders1764300000000 } from './1764300000000-processing-trace-providers';
+import { BillingCancellationHeaders1764400000000 } from './1764400000000-billing-cancellation-headers';
+import { PluginConnectionRemovalClaims1764410000000 } from './1764410000000-plugin-connection-removal-claims';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -15,4 +17,6 @@ export const MIGRATIONS = [
   HelpdeskDomains1764100000000,
   PluginConnectionLifecycle1764200000000,
   ProcessingTraceProviders1764300000000,
+  BillingCancellationHeaders1764400000000,
+  PluginConnectionRemovalClaims1764410000000,
 ];

@@ -3,8 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
-import { Logger } from 'nestjs-pino';
+import { AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
@@ -17,6 +17,8 @@ export interface HttpAppOptions {
   headersTimeoutMs: number;
   /** Time a client has to send the whole request, body included; then 408 1908. */
   requestTimeoutMs: number;
+  /** Browser origins allowed to call the app; none: CORS off (docs/http-conventions.md). */
+  cors: CorsPolicy;
   openApi: ApiDocumentOptions;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
@@ -35,8 +37,9 @@ export const API_REFERENCE_PATH = '/docs';
 
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
- * JSON logs, the envelope filter, the validation pipe, the body limit, the
- * OpenAPI document at /openapi.json and an interactive reference at /docs.
+ * JSON logs, request metrics, the envelope filter, the validation pipe, the
+ * body limit, CORS when origins are configured, the OpenAPI document at
+ * /openapi.json and an interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
  * prototype-poisoning protection built into the JSON parser.
@@ -45,8 +48,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const maxParamLength = options.maxParamLength ?? 100;
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
-    // Logs go through nestjs-pino; Fastify's own logger stays off.
+    // Logs go through AppLogger and logRequests; Fastify's own logger stays off.
     logger: false,
+    // No Nest middleware is used (requests are logged from Fastify hooks): no middleware layer per request.
+    skipMiddie: true,
     requestIdHeader: false,
     genReqId: requestIdOf,
     trustProxy: true,
@@ -76,20 +81,35 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   });
   const fastify = app.getHttpAdapter().getInstance();
   const pathMethods = new PathMethods({ maxParamLength });
-  fastify.addHook('onRoute', (route) => pathMethods.add(route.method, route.url));
+  fastify.addHook('onRoute', (route) => {
+    // The CORS plugin's catch-all OPTIONS route only lets preflights reach its hook: no API method.
+    if (route.method === CORS_PREFLIGHT_ROUTE.method && route.url === CORS_PREFLIGHT_ROUTE.url) return;
+    pathMethods.add(route.method, route.url);
+  });
   const allowedMethodsAt = (url: string) => pathMethods.allowedAt(url);
   fastify.server.on('connect', answerConnectRequest(allowedMethodsAt));
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
-  app.useLogger(app.get(Logger));
+  await registerCors(app, options.cors);
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
+  logRequests(fastify, logger.root);
+  observeRequestDurations(fastify, app.get(PlatformMetrics));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
-  // Give the caller the id their request is logged under (nestjs-pino sets it on the raw request).
-  fastify.addHook('onSend', async (request, reply) => {
+  // With tracing on, the HTTP server span is named after the route template.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    nameRequestSpan(request.method, request.routeOptions.url);
+    done();
+  });
+  // Give the caller the id their request is logged under.
+  // A callback hook, not an async one: no promise per request.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    done(null, payload);
   });
   mountOpenApi(app, options);
   return app;

@@ -1,5 +1,7 @@
 export { API_REFERENCE_PATH, createHttpApp, listenUntilStopped, OPENAPI_JSON_PATH } from './http-app';
 export type { HttpAppOptions } from './http-app';
+export type { CorsPolicy } from './cors';
+export { httpSettingsOf } from './http-settings';
 export {
   DEFAULT_PER_PAGE,
   listMeta,

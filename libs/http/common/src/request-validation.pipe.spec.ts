@@ -1,5 +1,5 @@
 import { AppException } from '@platform/errors';
-import { IsDefined, IsOptional } from 'class-validator';
+import { IsDefined, IsOptional, IsUUID } from 'class-validator';
 import { describe, expect, it } from 'vitest';
 import { RequestValidationPipe } from './request-validation.pipe';
 import { IsIntegerInRange } from './validators';
@@ -14,6 +14,11 @@ class RequiredQuery {
   @IsDefined()
   @IsIntegerInRange(1, 200)
   perPage?: string;
+}
+
+class TenantParams {
+  @IsUUID()
+  tenantID!: string;
 }
 
 const pipe = new RequestValidationPipe();
@@ -48,5 +53,22 @@ describe('RequestValidationPipe', () => {
     const second = await fieldsOf(pipe.transform({}, { type: 'query', metatype: RequiredQuery }));
     expect(first).toEqual([{ field: 'perPage', received: expect.anything() as unknown, allowed: 'required' }]);
     expect(second).toEqual(first);
+  });
+
+  it('accepts the same path parameters as often as they are sent, and still refuses others', async () => {
+    const tenantID = '0b7e7a4e-8a52-4e3c-9f1e-2d4c1b6a9f10';
+    const first = await pipe.transform({ tenantID }, { type: 'param', metatype: TenantParams });
+    const second = await pipe.transform({ tenantID }, { type: 'param', metatype: TenantParams });
+    expect(second).toBeInstanceOf(TenantParams);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      expect(await fieldsOf(pipe.transform({ tenantID: 'not-a-uuid' }, { type: 'param', metatype: TenantParams }))).toEqual([
+        { field: 'tenantID', received: 'not-a-uuid', allowed: expect.any(String) as unknown },
+      ]);
+    }
+    expect(await fieldsOf(pipe.transform({ tenantID, extra: 'x' }, { type: 'param', metatype: TenantParams }))).toEqual([
+      { field: 'extra', received: 'x', allowed: 'no such field' },
+    ]);
   });
 });

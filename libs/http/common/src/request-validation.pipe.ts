@@ -54,15 +54,36 @@ function hasValidationRules(metatype: unknown): metatype is new () => object {
 }
 
 /**
- * Per DTO class: whether an empty object passes its rules. Every rule is a
- * pure function of the values, so the verdict is fixed per class; most reads
- * send no query at all, and this spares them class-validator's walk.
+ * Per DTO class: inputs known to pass its rules. Every rule is a pure
+ * function of the values, so the verdict is fixed per class and input; most
+ * requests repeat a few (no query at all, the same tenant id in the path), and
+ * this spares them class-validator's walk. Only passes are kept: a refused
+ * input is checked again, so its `fields` are built as always. Kept: an empty
+ * object of any kind, and query and path parameters as sent (strings, short).
  */
-const classesAcceptingEmpty = new WeakMap<object, boolean>();
+const acceptedInputs = new WeakMap<object, Set<string>>();
+/** Per class, the oldest goes first past this many. */
+const MAX_ACCEPTED_INPUTS = 1_000;
+const MAX_INPUT_KEY_LENGTH = 512;
 
 function isEmptyObject(value: Record<string, unknown>): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return false;
   return true;
+}
+
+/** What identifies an input whose verdict may be kept, or undefined when it is not kept. */
+function inputKeyOf(type: ArgumentMetadata['type'], source: Record<string, unknown>): string | undefined {
+  if (isEmptyObject(source)) return '';
+  if (type !== 'query' && type !== 'param') return undefined;
+  const key = JSON.stringify(source);
+  return key.length <= MAX_INPUT_KEY_LENGTH ? key : undefined;
+}
+
+function rememberAccepted(metatype: object, key: string): void {
+  let accepted = acceptedInputs.get(metatype);
+  if (!accepted) acceptedInputs.set(metatype, (accepted = new Set()));
+  accepted.add(key);
+  if (accepted.size > MAX_ACCEPTED_INPUTS) accepted.delete(accepted.values().next().value as string);
 }
 
 /**
@@ -83,16 +104,16 @@ export class RequestValidationPipe implements PipeTransform {
       throw AppException.validation([{ field: 'body', received: renderReceived(source), allowed: 'a JSON object' }]);
     }
     const instance = plainToInstance(metadata.metatype, source, { enableImplicitConversion: false });
-    const empty = isEmptyObject(source);
-    if (empty && classesAcceptingEmpty.get(metadata.metatype) === true) return instance;
+    const inputKey = inputKeyOf(metadata.type, source);
+    if (inputKey !== undefined && acceptedInputs.get(metadata.metatype)?.has(inputKey)) return instance;
     const errors = await validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
       validationError: { target: false, value: true },
     });
-    if (empty) classesAcceptingEmpty.set(metadata.metatype, errors.length === 0);
     if (errors.length > 0) throw AppException.validation(flatten(errors, '', []));
+    if (inputKey !== undefined) rememberAccepted(metadata.metatype, inputKey);
     return instance;
   }
 }

@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { continueJobFrom, detachedFromRequest, PropagatedHeaders, SpanKind } from '@platform/observability';
 import { DataSource } from 'typeorm';
 import { BillingProvider } from './billing.provider';
 
@@ -14,6 +15,7 @@ interface DueCancellation {
   id: string;
   subscription_item_id: string;
   attempts: number;
+  headers: PropagatedHeaders | null;
 }
 
 /**
@@ -28,6 +30,9 @@ const LEASE_SECONDS = 60;
  * confirms (an item already gone counts as done), with capped exponential
  * backoff. Rows live in PostgreSQL, so a restart or a provider outage loses
  * nothing; replicas share the work through `FOR UPDATE SKIP LOCKED` claims.
+ *
+ * Each attempt runs under the request id and trace context of the removal
+ * that recorded the row: its log lines and spans join that request's.
  *
  * An outbox table rather than pg-boss: the cancellation is a domain record
  * written in the removal's transaction, inspectable by operators, and its
@@ -58,9 +63,12 @@ export class BillingCancellationWorker implements OnApplicationBootstrap, Before
     await this.running;
   }
 
-  /** Look now rather than at the next poll (after a removal). */
+  /**
+   * Look now rather than at the next poll (after a removal). The rounds run
+   * outside the removal's request: each row carries the request it belongs to.
+   */
   nudge(): void {
-    if (!this.running) this.plan(0);
+    if (!this.running) detachedFromRequest(() => this.plan(0));
   }
 
   private plan(delayMs: number): void {
@@ -87,11 +95,12 @@ export class BillingCancellationWorker implements OnApplicationBootstrap, Before
                        ORDER BY next_attempt_at
                        LIMIT 1
                        FOR UPDATE SKIP LOCKED)
-          RETURNING id, subscription_item_id, attempts`,
+          RETURNING id, subscription_item_id, attempts, headers`,
         [LEASE_SECONDS],
       );
       if (claimed.length === 0) return;
-      await this.attempt(claimed[0]);
+      const [cancellation] = claimed;
+      await continueJobFrom(cancellation.headers, { name: 'billing cancellation', kind: SpanKind.CONSUMER }, () => this.attempt(cancellation));
     }
   }
 

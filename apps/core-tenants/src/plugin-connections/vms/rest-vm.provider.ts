@@ -1,3 +1,4 @@
+import { currentRequestId, REQUEST_ID_HEADER } from '@platform/observability';
 import { VmProvider, VmProviderError } from './vm.provider';
 
 export interface RestVmSettings {
@@ -8,8 +9,9 @@ export interface RestVmSettings {
 
 /**
  * The VM provider's minimal REST contract over fetch (no SDK exists for it):
- * `POST /vms` and `DELETE /vms/{id}`, bearer token, every call bounded by a
- * timeout. No automatic retries: each call sits inside a client's request.
+ * `POST /vms` and `DELETE /vms/{id}`, bearer token, the request id of the
+ * client's request (`X-Request-Id`), every call bounded by a timeout. No
+ * automatic retries: each call sits inside a client's request.
  */
 export class RestVmProvider extends VmProvider {
   constructor(private readonly settings: RestVmSettings) {
@@ -34,10 +36,15 @@ export class RestVmProvider extends VmProvider {
   }
 
   private async call(method: string, path: string, body?: object): Promise<Response> {
+    const requestId = currentRequestId();
     try {
       const response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.settings.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.settings.token}`,
+          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(this.settings.timeoutMs),
       });

@@ -48,7 +48,8 @@ export class AppReplica {
     if (this.running) throw new Error(`${this.app} on port ${this.port} is already running`);
     const main = resolve(process.cwd(), 'dist/apps', this.app, 'src/main.js');
     this.child = spawnTracked(process.execPath, ['--enable-source-maps', main], {
-      env: { ...this.env, ...extraEnv, [PORT_VARIABLE[this.app]]: String(this.port) },
+      // Metrics on any free port: replicas of one app share the machine, and no test here scrapes them.
+      env: { METRICS_PORT: '0', ...this.env, ...extraEnv, [PORT_VARIABLE[this.app]]: String(this.port) },
     });
     this.output = captureOutput(this.child);
     await this.waitUntilReady();

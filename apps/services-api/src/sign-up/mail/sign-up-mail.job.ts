@@ -1,3 +1,4 @@
+import type { WithHeaders } from '../../jobs/job-headers';
 import type { MailLanguage } from './mail-language';
 
 /** The pg-boss queue of sign-up mails. */
@@ -7,7 +8,7 @@ export const SIGN_UP_MAIL_QUEUE = 'sign-up-mail';
  * A mail to deliver. Secrets (the code, the invitation token) travel sealed
  * (SignUpKeys.seal): the job table never holds them in clear.
  */
-export type SignUpMailJob = VerificationMailJob | InvitationMailJob;
+export type SignUpMailJob = (VerificationMailJob | InvitationMailJob) & WithHeaders;
 
 export interface VerificationMailJob {
   kind: 'verification';

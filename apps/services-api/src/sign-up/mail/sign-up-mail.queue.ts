@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import PgBoss from 'pg-boss';
+import { runJobAsPartOfItsRequest, withPropagatedHeaders } from '../../jobs/job-headers';
 import { createQueueOnce, PG_BOSS } from '../../jobs/pg-boss.provider';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';
@@ -61,7 +62,9 @@ export class SignUpMailQueue implements OnModuleInit {
    */
   private async deliverBatch(jobs: PgBoss.Job<SignUpMailJob>[]): Promise<void> {
     try {
-      const outcomes = await Promise.allSettled(jobs.map((job) => this.sender.deliver(job.data)));
+      const outcomes = await Promise.allSettled(
+        jobs.map((job) => runJobAsPartOfItsRequest(SIGN_UP_MAIL_QUEUE, job.data, () => this.sender.deliver(job.data))),
+      );
       await Promise.all(
         outcomes.map((outcome, index) =>
           outcome.status === 'rejected' ? this.boss.fail(SIGN_UP_MAIL_QUEUE, jobs[index].id, { message: String(outcome.reason) }) : undefined,
@@ -75,7 +78,7 @@ export class SignUpMailQueue implements OnModuleInit {
 
   /** Enqueues a mail; with `db`, inside the caller's transaction (call `wakeUp` after it commits). */
   async enqueue(job: SignUpMailJob, db?: JobDatabase): Promise<void> {
-    await this.boss.send(SIGN_UP_MAIL_QUEUE, job, db ? { db } : {});
+    await this.boss.send(SIGN_UP_MAIL_QUEUE, withPropagatedHeaders(job), db ? { db } : {});
     if (!db) this.wakeUp();
   }
 

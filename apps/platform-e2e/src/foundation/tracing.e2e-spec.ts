@@ -1,0 +1,154 @@
+// First: tracing must start before the modules below load http, pg and ioredis.
+import { spans, tracing } from '../support/in-memory-tracing';
+import { SpanKind } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { DeletePluginConnection, InstallPluginConnection } from '@platform/contracts';
+import { request, TEST_REDIS_URL } from '@platform/testing';
+import { requestChannel, transportNamespaceOf } from '@platform/transport';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+/**
+ * One trace across services-api, the Redis transport, core-tenants and the
+ * provider it calls. Both apps run in this process (and share its tracer),
+ * so the test proves the context crossed in the message itself: the
+ * listener's span has as parent the span id the published message carried.
+ */
+describe('traces across the apps (operation 1)', () => {
+  let platform: TestPlatform;
+  let tenantID: string;
+  let ownerToken: string;
+  let subscriber: Redis;
+  const published: { pattern: string; data: unknown; metadata?: Record<string, string> }[] = [];
+
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'] });
+    tenantID = await platform.fixtures.tenant();
+    const owner = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
+    ownerToken = await platform.tokenFor(owner.operatorID);
+    // What services-api publishes, as any listener (an older one included) receives it.
+    subscriber = new Redis(TEST_REDIS_URL);
+    const namespace = transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! });
+    await subscriber.subscribe(requestChannel(namespace, DeletePluginConnection.pattern), requestChannel(namespace, InstallPluginConnection.pattern));
+    subscriber.on('message', (_channel, message) => published.push(JSON.parse(message)));
+  });
+  afterAll(async () => {
+    subscriber?.disconnect();
+    await platform?.close();
+    await tracing.shutdown();
+  });
+
+  const remove = (connectionID: string, requestId: string) =>
+    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
+    });
+
+  async function hostedConnection() {
+    const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
+    const vmId = `vm-${Math.random().toString(36).slice(2)}`;
+    platform.vms.addVm(vmId);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId });
+    return { ...connection, vmId };
+  }
+
+  const spanId = (span: ReadableSpan) => span.spanContext().spanId;
+  const traceId = (span: ReadableSpan) => span.spanContext().traceId;
+  /** Whether `ancestor` is `span` or one of its parents, through the spans exported so far. */
+  function descendsFrom(span: ReadableSpan, ancestor: ReadableSpan): boolean {
+    const byId = new Map(spans.getFinishedSpans().map((each) => [spanId(each), each]));
+    for (let current: ReadableSpan | undefined = span; current; current = byId.get(current.parentSpanContext?.spanId ?? '')) {
+      if (spanId(current) === spanId(ancestor)) return true;
+    }
+    return false;
+  }
+
+  it('gives one trace from the HTTP request through the message to the VM provider, with the request id passed along', async () => {
+    const connection = await hostedConnection();
+    const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
+    published.length = 0;
+    spans.reset();
+
+    const response = await remove(connection.pluginConnectionID, requestId);
+    expect(response.status).toBe(200);
+
+    // The message carried the request id and the trace context beside its payload.
+    await eventually(() => expect(published).toHaveLength(1));
+    const message = published[0];
+    expect(message.data).toEqual({ tenantID, pluginConnectionID: connection.pluginConnectionID });
+    expect(message.metadata?.['x-request-id']).toBe(requestId);
+    const [, sentTraceId, sentSpanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(message.metadata?.traceparent ?? '') ?? [];
+    expect(sentSpanId).toBeDefined();
+
+    const named = (name: string, kind: SpanKind) => spans.getFinishedSpans().filter((span) => span.name === name && span.kind === kind);
+    const transport = `transport ${DeletePluginConnection.pattern}`;
+    await eventually(() => expect(named(transport, SpanKind.SERVER)).toHaveLength(1));
+
+    // services-api: the request's server span, and under it the client span the message was sent in.
+    const [clientSpan] = named(transport, SpanKind.CLIENT);
+    expect(spanId(clientSpan)).toBe(sentSpanId);
+    expect(traceId(clientSpan)).toBe(sentTraceId);
+    const [httpServerSpan] = spans
+      .getFinishedSpans()
+      .filter((span) => span.kind === SpanKind.SERVER && String(span.attributes['url.path'] ?? span.attributes['http.target']).includes(connection.pluginConnectionID));
+    expect(httpServerSpan).toBeDefined();
+    expect(httpServerSpan.attributes['http.request.header.x-request-id']).toEqual([requestId]);
+    expect(httpServerSpan.name).toBe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID');
+    expect(descendsFrom(clientSpan, httpServerSpan)).toBe(true);
+
+    // core-tenants: its span continues the one named in the message...
+    const [listenerSpan] = named(transport, SpanKind.SERVER);
+    expect(traceId(listenerSpan)).toBe(sentTraceId);
+    expect(listenerSpan.parentSpanContext?.spanId).toBe(sentSpanId);
+
+    // ...and the VM provider call is made under it, carrying the same request id.
+    const vmCall = spans.getFinishedSpans().find((span) => span.kind === SpanKind.CLIENT && String(span.attributes['url.full']).endsWith(`/vms/${connection.vmId}`));
+    expect(vmCall).toBeDefined();
+    expect(traceId(vmCall!)).toBe(sentTraceId);
+    expect(descendsFrom(vmCall!, listenerSpan)).toBe(true);
+    expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`).map((call) => call.headers['x-request-id'])).toEqual([requestId]);
+  });
+
+  it('continues the removal\'s trace when the billing cancellation runs later, from its outbox row', async () => {
+    const plugin = await platform.fixtures.plugin({ kind: 'paid' });
+    const subscriptionItemId = `si_${Math.random().toString(36).slice(2)}`;
+    platform.billing.addItem(subscriptionItemId);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId });
+    const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
+    spans.reset();
+
+    expect((await remove(connection.pluginConnectionID, requestId)).status).toBe(200);
+
+    const [row] = await platform.dataSource.query('SELECT headers FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]);
+    expect(row.headers['x-request-id']).toBe(requestId);
+    const finished = () => spans.getFinishedSpans();
+    await eventually(() => expect(finished().filter((span) => span.name === 'billing cancellation')).toHaveLength(1));
+    const [listenerSpan] = finished().filter((span) => span.name === `transport ${DeletePluginConnection.pattern}` && span.kind === SpanKind.SERVER);
+    const [cancellationSpan] = finished().filter((span) => span.name === 'billing cancellation');
+    expect(cancellationSpan.kind).toBe(SpanKind.CONSUMER);
+    expect(traceId(cancellationSpan)).toBe(traceId(listenerSpan));
+    expect(cancellationSpan.parentSpanContext?.spanId).toBe(spanId(listenerSpan));
+    // The Stripe SDK's call to the billing provider is a span of that trace too.
+    const billingCall = finished().find((span) => span.kind === SpanKind.CLIENT && String(span.attributes['url.full'] ?? span.attributes['http.url']).includes(subscriptionItemId));
+    expect(billingCall).toBeDefined();
+    expect(descendsFrom(billingCall!, cancellationSpan)).toBe(true);
+  });
+
+  it('passes on the request id of a request with a body too (read after the request id was set)', async () => {
+    const plugin = await platform.fixtures.plugin({ kind: 'plain' });
+    const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
+    published.length = 0;
+
+    const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
+      body: { pluginID: plugin.pluginID },
+    });
+    expect(response.status).toBe(201);
+    await eventually(() => expect(published).toHaveLength(1));
+    expect(published[0]).toMatchObject({ pattern: InstallPluginConnection.pattern, metadata: { 'x-request-id': requestId } });
+  });
+});

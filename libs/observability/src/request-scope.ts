@@ -1,0 +1,41 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The work running now: an HTTP request (its id, method and path), or a
+ * transport message or job (the request id it carries). It follows the work
+ * across `await`s, so a line logged while serving it says which request it
+ * belongs to (AppLogger), and the code that sends a message, enqueues a job or
+ * calls a provider passes the request id on without every caller handing it
+ * down. One store for both: entering it once per request is the whole cost.
+ */
+export interface RequestInScope {
+  id: string;
+  method?: string;
+  url?: string;
+}
+
+const scope = new AsyncLocalStorage<RequestInScope>();
+
+/** The request being served now, if any. */
+export function currentRequest(): RequestInScope | undefined {
+  return scope.getStore();
+}
+
+export function currentRequestId(): string | undefined {
+  return scope.getStore()?.id;
+}
+
+/** Runs `work` (and everything it starts) as part of `request` (a Fastify request qualifies). */
+export function runInRequest<T>(request: RequestInScope, work: () => T): T {
+  return scope.run(request, work);
+}
+
+/** Runs `work` (and everything it starts) under `requestId`, carried by a message or job. */
+export function runWithRequestId<T>(requestId: string, work: () => T): T {
+  return scope.run({ id: requestId }, work);
+}
+
+/** Runs `work` (and everything it starts) under no request id. */
+export function runOutsideRequest<T>(work: () => T): T {
+  return scope.exit(work);
+}
