@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HeldRequests, request, singleError } from '@platform/testing';
+import { HeldRequests, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -17,22 +17,25 @@ describe('operation 1 while the VM provider hangs', () => {
   let ownerToken: string;
   let held: HeldRequests | undefined;
 
-  const remove = (connectionID: string) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
+  const remove = (pluginConnectionID: string) =>
+    platform.api.services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}` },
     });
   const install = (pluginID: string) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pluginID }),
+    platform.api.services.POST('/v1/tenants/{tenantID}/plugins/connections', {
+      params: { path: { tenantID } },
+      headers: { authorization: `Bearer ${ownerToken}` },
+      body: { pluginID },
     });
   /** core-tenants' GET /v1/tenants/:id with a connection's token: while a removal is in progress it reads the connection's row. */
-  const tenantThrough = (authorization: string) => request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization } });
+  const tenantThrough = (authorization: string) => platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization } });
   /** Operation 11 with a connection's token, at services-api (an unknown contact is an empty page). */
   const sessionsThrough = (authorization: string) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/contacts/${randomUUID()}/sessions`, { headers: { authorization } });
+    platform.api.services.GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+      params: { path: { tenantID, contactID: randomUUID() } },
+      headers: { authorization },
+    });
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -75,12 +78,12 @@ describe('operation 1 while the VM provider hangs', () => {
 
       // A removal in progress leaves the connection live until the provider answers: its token still works.
       for (const connection of hosted) {
-        expect((await tenantThrough(connection.authorization)).status).toBe(200);
-        expect((await sessionsThrough(connection.authorization)).status).toBe(200);
+        expect((await tenantThrough(connection.authorization)).response.status).toBe(200);
+        expect((await sessionsThrough(connection.authorization)).response.status).toBe(200);
       }
-      expect((await request(platform.coreUrl, '/tenants', { headers: { authorization: `Bearer ${ownerToken}` } })).status).toBe(200);
-      expect((await remove(plain.pluginConnectionID)).status).toBe(200);
-      expect((await install(another.pluginID)).status).toBe(201);
+      expect((await platform.api.core.GET('/tenants', { headers: { authorization: `Bearer ${ownerToken}` } })).response.status).toBe(200);
+      expect((await remove(plain.pluginConnectionID)).response.status).toBe(200);
+      expect((await install(another.pluginID)).response.status).toBe(201);
       // A second delete of a connection being deleted waits for the first's outcome, without calling the provider.
       again = remove(hosted[0].pluginConnectionID);
       expect(await statusOf(hosted[0].pluginConnectionID)).toBe('live');
@@ -92,13 +95,13 @@ describe('operation 1 while the VM provider hangs', () => {
     }
 
     const answers = await Promise.all(deletes);
-    expect(answers.map((answer) => answer.status)).toEqual(hosted.map(() => 200));
+    expect(answers.map((answer) => answer.response.status)).toEqual(hosted.map(() => 200));
     const second = await again!;
-    expect([second.status, singleError(second.body).error_code]).toEqual([404, 1054]);
+    expect([second.response.status, singleError(second.error).error_code]).toEqual([404, 1054]);
     expect(platform.vms.callsTo('DELETE', `/vms/${hosted[0].vmId}`)).toHaveLength(1);
     for (const connection of hosted) {
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
-      expect((await tenantThrough(connection.authorization)).status).toBe(401);
+      expect((await tenantThrough(connection.authorization)).response.status).toBe(401);
     }
   });
 });
