@@ -3,7 +3,7 @@ import { spans, tracing } from '../support/in-memory-tracing';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { DeletePluginConnection, InstallPluginConnection } from '@platform/contracts';
-import { request, TEST_REDIS_URL } from '@platform/testing';
+import { TEST_REDIS_URL } from '@platform/testing';
 import { requestChannel, transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,9 +41,9 @@ describe('traces across the apps (operation 1)', () => {
     await tracing.shutdown();
   });
 
-  const remove = (connectionID: string, requestId: string) =>
-    request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
+  const remove = (pluginConnectionID: string, requestId: string) =>
+    platform.api.services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
     });
 
@@ -73,7 +73,7 @@ describe('traces across the apps (operation 1)', () => {
     spans.reset();
 
     const response = await remove(connection.pluginConnectionID, requestId);
-    expect(response.status).toBe(200);
+    expect(response.response.status).toBe(200);
 
     // The message carried the request id and the trace context beside its payload.
     await eventually(() => expect(published).toHaveLength(1));
@@ -120,7 +120,7 @@ describe('traces across the apps (operation 1)', () => {
     const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
     spans.reset();
 
-    expect((await remove(connection.pluginConnectionID, requestId)).status).toBe(200);
+    expect((await remove(connection.pluginConnectionID, requestId)).response.status).toBe(200);
 
     const [row] = await platform.dataSource.query('SELECT headers FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]);
     expect(row.headers['x-request-id']).toBe(requestId);
@@ -142,12 +142,12 @@ describe('traces across the apps (operation 1)', () => {
     const requestId = `trace-test-${Math.random().toString(36).slice(2)}`;
     published.length = 0;
 
-    const response = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections`, {
-      method: 'POST',
+    const response = await platform.api.services.POST('/v1/tenants/{tenantID}/plugins/connections', {
+      params: { path: { tenantID } },
       headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
       body: { pluginID: plugin.pluginID },
     });
-    expect(response.status).toBe(201);
+    expect(response.response.status).toBe(201);
     await eventually(() => expect(published).toHaveLength(1));
     expect(published[0]).toMatchObject({ pattern: InstallPluginConnection.pattern, metadata: { 'x-request-id': requestId } });
   });
