@@ -69,7 +69,11 @@ export class AppReplica {
     }
   }
 
-  /** Whether a new connection to the replica's port is refused (it no longer listens). */
+  /**
+   * Whether a new connection to the replica's port is refused (it no longer
+   * listens). A bare TCP connect, not an HTTP request: it asks whether the port
+   * listens, which no API operation (nor the typed clients) can answer.
+   */
   async refusesConnections(): Promise<boolean> {
     return new Promise((resolve) => {
       const socket = connect(this.port, '127.0.0.1');
