@@ -1,3 +1,11 @@
+import {
+  CoreTenantsClient,
+  createCoreTenantsClient,
+  createPluginsHelpdeskClient,
+  createServicesApiClient,
+  PluginsHelpdeskClient,
+  ServicesApiClient,
+} from '@platform/api-client';
 import { createDataSource } from '@platform/database';
 import {
   BillingStub,
@@ -15,7 +23,7 @@ import {
 import { DataSource } from 'typeorm';
 import { AppName, AppReplica } from './app-replica';
 import { HarnessRedis } from './harness-redis';
-import { RoundRobin } from './round-robin';
+import { pinnedTo, RequestSender, RoundRobin } from './round-robin';
 
 export const CLOUDFLARE_API_TOKEN = 'fault-suite-cloudflare-token';
 export const CLOUDFLARE_ZONE_ID = '023e105f4ecef8ad9ca31a8372d0c353';
@@ -28,6 +36,36 @@ export interface FaultPlatformOptions {
   /** Extra environment for every replica, on top of the harness's. */
   env?: Record<string, string>;
 }
+
+/** Each app's typed client (libs/api-client). */
+export interface AppClients {
+  'core-tenants': CoreTenantsClient;
+  'services-api': ServicesApiClient;
+  'plugins-helpdesk': PluginsHelpdeskClient;
+}
+
+/** An app's typed client sending through `send`, which picks the replica. */
+function typedClient<A extends AppName>(app: A, send: RequestSender): AppClients[A] {
+  // The URL's origin is a placeholder: `send` keeps only the path and query, and answers for the replica it chose.
+  const baseUrl = `http://${app}`;
+  const clients = {
+    'core-tenants': () => createCoreTenantsClient(baseUrl, { fetch: send }),
+    'services-api': () => createServicesApiClient(baseUrl, { fetch: send }),
+    'plugins-helpdesk': () => createPluginsHelpdeskClient(baseUrl, { fetch: send }),
+  } satisfies { [Name in AppName]: () => AppClients[Name] };
+  return clients[app]() as AppClients[A];
+}
+
+/** A typed client behind a round-robin balancer, and which replica gave an answer. */
+export interface BalancedClient<A extends AppName> {
+  api: AppClients[A];
+  /** The URL of the replica that gave `response` (a typed-client call's `response`). */
+  servedBy(response: Response): string;
+}
+
+export type ServicesApiBalancer = BalancedClient<'services-api'>;
+export type CoreTenantsBalancer = BalancedClient<'core-tenants'>;
+export type PluginsHelpdeskBalancer = BalancedClient<'plugins-helpdesk'>;
 
 /** The external providers, played by stubs in the test process. */
 export interface ProviderStubs {
@@ -49,8 +87,10 @@ export interface FaultPlatform {
   signingKey: TestSigningKey;
   stubs: ProviderStubs;
   replicas: Record<AppName, AppReplica[]>;
-  /** A round-robin client over an app's replicas (a load balancer in front of them). */
-  balancer(app: AppName): RoundRobin;
+  /** A typed client over an app's replicas in turn (a new load balancer in front of them). */
+  balancer<A extends AppName>(app: A): BalancedClient<A> & RoundRobin;
+  /** A typed client of the one replica at `replicaUrl`, each request on a connection of its own. */
+  replica<A extends AppName>(app: A, replicaUrl: string): AppClients[A];
   /** A valid operator token, signed with the platform's key. */
   tokenFor(operatorID: string, overrides?: TokenOverrides): Promise<string>;
   close(): Promise<void>;
@@ -143,7 +183,11 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
       signingKey,
       stubs,
       replicas,
-      balancer: (app) => new RoundRobin(replicas[app].map((replica) => replica.url)),
+      balancer(app) {
+        const balancer = new RoundRobin(replicas[app].map((replica) => replica.url));
+        return Object.assign(balancer, { api: typedClient(app, balancer.send) });
+      },
+      replica: (app, replicaUrl) => typedClient(app, pinnedTo(replicaUrl)),
       tokenFor: (operatorID, overrides) => signOperatorToken(signingKey.privateKey, operatorID, overrides),
       close,
     };
