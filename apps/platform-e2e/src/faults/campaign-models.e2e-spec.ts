@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelBody } from '../campaigns/campaign-platform';
 import { eventually } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
 
 /**
  * Operation 2 while the template provider is down or slow, through two
@@ -15,9 +14,13 @@ describe('campaign models when the template provider fails (two replicas, one cr
   let channelID: string;
   let owner: string;
 
-  const modelsPath = () => `/v1/tenants/${tenantID}/campaigns-models`;
   const readThrough = async (servicesUrl: string, campaignModelID: string) =>
-    (await sendOnNewConnection(servicesUrl, `${modelsPath()}/${campaignModelID}`, { headers: { authorization: owner } })).body.campaignModel;
+    (
+      await platform.replica('services-api', servicesUrl).GET('/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}', {
+        params: { path: { tenantID, campaignModelID } },
+        headers: { authorization: owner },
+      })
+    ).data?.campaignModel;
   const templatesNamed = (name: string) => [...platform.stubs.templates.templates.values()].filter((template) => template.name === name);
 
   beforeAll(async () => {
@@ -33,33 +36,37 @@ describe('campaign models when the template provider fails (two replicas, one cr
   it('answers 200 awaiting_submission while the provider is down or slow, and submits each model once when it recovers, though the replica that took one died', async () => {
     const [crashing, surviving] = platform.replicas['services-api'];
     const create = (servicesUrl: string, name: string) =>
-      sendOnNewConnection(servicesUrl, modelsPath(), { method: 'POST', headers: { authorization: owner }, body: modelBody(channelID, { campaignModelName: name }) });
+      platform.replica('services-api', servicesUrl).POST('/v1/tenants/{tenantID}/campaigns-models', {
+        params: { path: { tenantID } },
+        headers: { authorization: owner },
+        body: modelBody(channelID, { campaignModelName: name }) as never,
+      });
 
     platform.stubs.templates.mode = 'down';
     const down = await create(crashing.url, 'Provider down');
-    expect(down.status).toBe(200);
-    expect(down.body.campaignModel).toMatchObject({ campaignModelName: 'provider_down', campaignModelStatus: 'awaiting_submission', campaignModelExternalID: null });
+    expect(down.response.status).toBe(200);
+    expect(down.data?.campaignModel).toMatchObject({ campaignModelName: 'provider_down', campaignModelStatus: 'awaiting_submission', campaignModelExternalID: null });
     // The replica dies before its background submission is due: the job is in PostgreSQL, the other replica runs it.
     crashing.kill('SIGKILL');
     await crashing.exited();
 
     platform.stubs.templates.mode = 'hang';
     const slow = await create(surviving.url, 'Provider slow');
-    expect(slow.status).toBe(200);
-    expect(slow.body.campaignModel).toMatchObject({ campaignModelName: 'provider_slow', campaignModelStatus: 'awaiting_submission' });
+    expect(slow.response.status).toBe(200);
+    expect(slow.data?.campaignModel).toMatchObject({ campaignModelName: 'provider_slow', campaignModelStatus: 'awaiting_submission' });
 
     platform.stubs.templates.mode = 'accept';
     await eventually(async () => {
-      for (const created of [down, slow]) expect((await readThrough(surviving.url, created.body.campaignModel.campaignModelID)).campaignModelStatus).toBe('evaluating');
+      for (const created of [down, slow]) expect((await readThrough(surviving.url, created.data!.campaignModel.campaignModelID))?.campaignModelStatus).toBe('evaluating');
     }, 30_000, 250);
     for (const [created, name] of [[down, 'provider_down'], [slow, 'provider_slow']] as const) {
       const templates = templatesNamed(name);
       expect(templates).toHaveLength(1);
-      expect(await readThrough(surviving.url, created.body.campaignModel.campaignModelID)).toMatchObject({ campaignModelExternalID: templates[0].id });
+      expect(await readThrough(surviving.url, created.data!.campaignModel.campaignModelID)).toMatchObject({ campaignModelExternalID: templates[0].id });
     }
 
     // The crashed replica comes back and serves the same models.
     await crashing.start();
-    expect(await readThrough(crashing.url, down.body.campaignModel.campaignModelID)).toMatchObject({ campaignModelStatus: 'evaluating' });
+    expect(await readThrough(crashing.url, down.data!.campaignModel.campaignModelID)).toMatchObject({ campaignModelStatus: 'evaluating' });
   });
 });
