@@ -2,7 +2,6 @@ import { StubServer } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
 
 /** One span as an OTLP/JSON export carries it, with the service that sent it. */
 interface ExportedSpan {
@@ -103,8 +102,8 @@ describe('traces and request ids across app processes (operation 1)', () => {
     const [services] = platform.replicas['services-api'];
     const [core] = platform.replicas['core-tenants'];
 
-    const response = await sendOnNewConnection(services.url, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-      method: 'DELETE',
+    const { response } = await platform.replica('services-api', services.url).DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID: connection.pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
     });
     expect(response.status).toBe(200);
