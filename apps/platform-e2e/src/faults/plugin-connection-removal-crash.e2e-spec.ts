@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HeldRequests, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
+import { statusAndBody } from './harness/typed-answer';
 
 /**
  * Operation 1 when core-tenants dies between the steps of a removal: after
@@ -16,17 +16,22 @@ describe('core-tenants killed while a delete waits on the VM provider', () => {
   let ownerToken: string;
   let held: HeldRequests | undefined;
 
-  const removeThrough = (servicesUrl: string, connectionID: string) =>
-    sendOnNewConnection(servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
+  const removeThrough = (servicesUrl: string, pluginConnectionID: string) =>
+    platform.replica('services-api', servicesUrl).DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}` },
     });
   /** core-tenants' GET /v1/tenants/:id with the connection's token, on one replica. */
   const tokenStatusOnCore = async (coreUrl: string, authorization: string) =>
-    (await sendOnNewConnection(coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization } })).status;
+    (await platform.replica('core-tenants', coreUrl).GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization } })).response.status;
   /** Operation 11 with the connection's token (an unknown contact is an empty page). */
   const tokenStatusOnServices = async (servicesUrl: string, authorization: string) =>
-    (await sendOnNewConnection(servicesUrl, `/v1/tenants/${tenantID}/contacts/${randomUUID()}/sessions`, { headers: { authorization } })).status;
+    (
+      await platform.replica('services-api', servicesUrl).GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+        params: { path: { tenantID, contactID: randomUUID() } },
+        headers: { authorization },
+      })
+    ).response.status;
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -71,13 +76,13 @@ describe('core-tenants killed while a delete waits on the VM provider', () => {
     expect(await tokenStatusOnServices(services.url, connection.authorization)).toBe(200);
 
     const again = await removeThrough(services.url, connection.pluginConnectionID);
-    expect(again).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+    expect(statusAndBody(again)).toMatchObject({ status: 200, body: { data: { deleted: true } } });
     expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
     for (const core of cores) expect(await tokenStatusOnCore(core.url, connection.authorization)).toBe(401);
     expect(await tokenStatusOnServices(services.url, connection.authorization)).toBe(401);
 
     // The delete the replica died in was never answered by core-tenants: a timeout, in the envelope.
     const unanswered = await interrupted;
-    expect([unanswered.status, singleError(unanswered.body).error_code]).toEqual([504, 5904]);
+    expect([unanswered.response.status, singleError(unanswered.error).error_code]).toEqual([504, 5904]);
   });
 });
