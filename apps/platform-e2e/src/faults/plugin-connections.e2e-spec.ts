@@ -1,8 +1,9 @@
+import { ServicesApiClient } from '@platform/api-client';
 import { PluginConnectionFixture, singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
+import { statusAndBody } from './harness/typed-answer';
 
 /**
  * Operation 1 with its providers failing, through two replicas of
@@ -13,14 +14,16 @@ describe('plugin connections when the VM or billing provider fails (two replicas
   let tenantID: string;
   let ownerToken: string;
 
-  const removeThrough = (servicesUrl: string, connectionID: string) =>
-    sendOnNewConnection(servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connectionID}`, {
-      method: 'DELETE',
+  const remove = (services: ServicesApiClient, pluginConnectionID: string) =>
+    services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID } },
       headers: { authorization: `Bearer ${ownerToken}` },
     });
+  const removeThrough = (servicesUrl: string, connectionID: string) => remove(platform.replica('services-api', servicesUrl), connectionID);
   /** Whether the connection's own token opens its tenant on one core-tenants replica. */
   const tokenWorksOn = async (coreUrl: string, connection: PluginConnectionFixture) =>
-    (await sendOnNewConnection(coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization: connection.authorization } })).status;
+    (await platform.replica('core-tenants', coreUrl).GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } }))
+      .response.status;
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -60,8 +63,8 @@ describe('plugin connections when the VM or billing provider fails (two replicas
     platform.stubs.vms.failWithStatus = 503;
     for (const services of platform.replicas['services-api']) {
       const response = await removeThrough(services.url, connection.pluginConnectionID);
-      expect(response.status).toBe(502);
-      expect(singleError(response.body)).toMatchObject({ statusCode: 502, error: 'BadGatewayError', error_code: 5002 });
+      expect(response.response.status).toBe(502);
+      expect(singleError(response.error)).toMatchObject({ statusCode: 502, error: 'BadGatewayError', error_code: 5002 });
     }
     expect(await statusOf(connection.pluginConnectionID)).toBe('live');
     expect(await tokenWorksOn(core1, connection)).toBe(200);
@@ -71,7 +74,7 @@ describe('plugin connections when the VM or billing provider fails (two replicas
     // The provider recovers: no restart, the next attempt removes the connection everywhere.
     platform.stubs.vms.failWithStatus = undefined;
     const removed = await removeThrough(platform.replicas['services-api'][0].url, connection.pluginConnectionID);
-    expect(removed).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+    expect(statusAndBody(removed)).toMatchObject({ status: 200, body: { data: { deleted: true } } });
     expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(false);
     await eventually(async () => {
       expect(await tokenWorksOn(core1, connection)).toBe(401);
@@ -84,11 +87,8 @@ describe('plugin connections when the VM or billing provider fails (two replicas
     platform.stubs.billing.failWithStatus = 500;
     const balancer = platform.balancer('services-api');
     for (const connection of connections) {
-      const response = await balancer.request(`/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${ownerToken}` },
-      });
-      expect(response).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      const response = await remove(balancer.api, connection.pluginConnectionID);
+      expect(statusAndBody(response)).toMatchObject({ status: 200, body: { data: { deleted: true } } });
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
     }
     // The cancellations are being tried, and failing.
