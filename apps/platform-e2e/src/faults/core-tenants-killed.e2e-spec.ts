@@ -1,9 +1,10 @@
-import { JsonResponse, PluginConnectionFixture, singleError } from '@platform/testing';
+import { ServicesApiClient } from '@platform/api-client';
+import { PluginConnectionFixture, singleError } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
+import { TypedAnswer } from './harness/typed-answer';
 
 const CONNECTIONS = 40;
 
@@ -24,13 +25,22 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
   let tenantID: string;
   let ownerToken: string;
   const doomed: Doomed[] = [];
-  const answers: JsonResponse[] = [];
+  const answers: TypedAnswer[] = [];
 
   /** Operation 11 accepts connection tokens; an unknown contact is an empty page, so 200 means the token works. */
   const tokenStatusOn = (servicesUrl: string, connection: Doomed) =>
-    sendOnNewConnection(servicesUrl, `/v1/tenants/${tenantID}/contacts/${randomUUID()}/sessions`, { headers: { authorization: connection.authorization } }).then(
-      (response) => response.status,
-    );
+    platform
+      .replica('services-api', servicesUrl)
+      .GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+        params: { path: { tenantID, contactID: randomUUID() } },
+        headers: { authorization: connection.authorization },
+      })
+      .then(({ response }) => response.status);
+  const remove = (services: ServicesApiClient, connection: Doomed) =>
+    services.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID: connection.pluginConnectionID } },
+      headers: { authorization: `Bearer ${ownerToken}` },
+    });
   const statusOf = async (connectionID: string): Promise<string> =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0].status;
 
@@ -67,12 +77,7 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
     const [victim] = platform.replicas['core-tenants'];
     // A slow VM provider keeps the hosted deletes in flight, row locks held, when the kill lands.
     platform.stubs.vms.latencyMs = 300;
-    const burst = doomed.map((connection) =>
-      balancer.request(`/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${ownerToken}` },
-      }),
-    );
+    const burst = doomed.map((connection) => remove(balancer.api, connection));
     // Kill once the burst is under way: some deletes done, some in flight on the victim.
     await Promise.race([Promise.all(burst.slice(0, 5)), new Promise((resolve) => setTimeout(resolve, 2_000))]);
     victim.kill('SIGKILL');
@@ -80,11 +85,11 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
     platform.stubs.vms.latencyMs = 0;
 
     for (const answer of answers) {
-      if (answer.status === 200) continue;
+      if (answer.response.status === 200) continue;
       // A request the victim had claimed gets no answer: a timeout, in the envelope.
-      expect([answer.status, singleError(answer.body).error_code]).toEqual([504, 5904]);
+      expect([answer.response.status, singleError(answer.error).error_code]).toEqual([504, 5904]);
     }
-    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.response.status === 200).length).toBeGreaterThan(0);
   });
 
   it('leaves every connection whole: removed with its token refused everywhere, or live with its token working', async () => {
@@ -97,7 +102,7 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
     }
     // Every answered 200 is a removal that happened.
     for (const [index, answer] of answers.entries()) {
-      if (answer.status === 200) expect(await statusOf(doomed[index].pluginConnectionID)).toBe('removed');
+      if (answer.response.status === 200) expect(await statusOf(doomed[index].pluginConnectionID)).toBe('removed');
     }
   });
 
@@ -118,10 +123,7 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
   it('removes the connections left live once asked again, through the surviving replica', async () => {
     for (const connection of doomed) {
       if ((await statusOf(connection.pluginConnectionID)) === 'removed') continue;
-      const response = await platform.balancer('services-api').request(`/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${ownerToken}` },
-      });
+      const { response } = await remove(platform.balancer('services-api').api, connection);
       expect(response.status).toBe(200);
     }
     for (const connection of doomed) expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
