@@ -66,7 +66,7 @@ describe('SIGTERM of a replica under load', () => {
   }
 
   it('plugins-helpdesk: finishes the refreshes in flight with 200, sends the rest to the other replica, loses none', async () => {
-    const hostnames = [await helpdesk.addDomain(platform.balancer('plugins-helpdesk')), await helpdesk.addDomain(platform.balancer('plugins-helpdesk'))];
+    const hostnames = [await helpdesk.addDomain(platform.balancer('plugins-helpdesk').api), await helpdesk.addDomain(platform.balancer('plugins-helpdesk').api)];
     const { answers, restarted } = await stopUnderLoad({
       app: 'plugins-helpdesk',
       load: (balancer) => balancer.request(helpdesk.domainsPath, { headers: { authorization: owner } }),

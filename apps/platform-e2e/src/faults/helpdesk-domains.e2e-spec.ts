@@ -1,8 +1,8 @@
 import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppReplica } from './harness/app-replica';
-import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
-import { RoundRobin, sendOnNewConnection } from './harness/round-robin';
+import { FaultPlatform, PluginsHelpdeskBalancer, startFaultPlatform } from './harness/fault-platform';
+import { sendOnNewConnection } from './harness/round-robin';
 import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
 
 const PROVIDER_FAILED = { statusCode: 502, error: 'DomainProvisioningError', error_code: 1122 };
@@ -14,7 +14,7 @@ const PROVIDER_FAILED = { statusCode: 502, error: 'DomainProvisioningError', err
 describe('helpdesk domains when the custom-hostname provider fails (two replicas)', () => {
   let platform: FaultPlatform;
   let helpdesk: HelpdeskTenant;
-  let balancer: RoundRobin;
+  let balancer: PluginsHelpdeskBalancer;
   let replica1: AppReplica;
   let replica2: AppReplica;
 
@@ -38,9 +38,9 @@ describe('helpdesk domains when the custom-hostname provider fails (two replicas
     ['failing (HTTP 500)', 'server-error'],
     ['too slow (no answer within CLOUDFLARE_TIMEOUT_MS)', 'hang'],
   ] as const)('answers 502 1122 to refresh and remove on both replicas while the provider is %s, changes nothing, and works again once it recovers', async (_, mode) => {
-    const refreshed = await helpdesk.addDomain(balancer);
-    const removed = await helpdesk.addDomain(balancer);
-    const untouched = await helpdesk.addDomain(balancer);
+    const refreshed = await helpdesk.addDomain(balancer.api);
+    const removed = await helpdesk.addDomain(balancer.api);
+    const untouched = await helpdesk.addDomain(balancer.api);
     const before = { refreshed: await storedRow(refreshed), removed: await storedRow(removed) };
 
     platform.stubs.customHostnames.goDown(mode);

@@ -1,38 +1,41 @@
+import { PluginsHelpdeskClient } from '@platform/api-client';
 import { expect } from 'vitest';
 import { FaultPlatform, HELPDESK_PLUGIN_URN } from './harness/fault-platform';
-import { RoundRobin } from './harness/round-robin';
-
-/** A tenant connected to the helpdesk plugin, its owner's bearer header and its domains' paths. */
-export interface HelpdeskTenant {
-  tenantID: string;
-  owner: string;
-  domainsPath: string;
-  domainPath(hostname: string): string;
-  /** Adds a domain through `balancer` (the provider must be up); answers its hostname. */
-  addDomain(balancer: RoundRobin): Promise<string>;
-}
 
 let domains = 0;
 
-export async function helpdeskTenant(platform: FaultPlatform): Promise<HelpdeskTenant> {
+/** A tenant connected to the helpdesk plugin, its owner's bearer header, and operations on its domains as the owner through a given client. */
+export type HelpdeskTenant = Awaited<ReturnType<typeof helpdeskTenant>>;
+
+export async function helpdeskTenant(platform: FaultPlatform) {
   const plugin = await platform.fixtures.pluginWithUrn(HELPDESK_PLUGIN_URN, 'Central de ajuda');
   const tenantID = await platform.fixtures.tenant();
   await platform.fixtures.connection(tenantID, plugin.pluginID);
   const operator = await platform.fixtures.operator();
   await platform.fixtures.membership(tenantID, operator.operatorID, 'owner');
   const owner = `Bearer ${await platform.tokenFor(operator.operatorID)}`;
+  const headers = { authorization: owner };
   const domainsPath = `/helpdesk/v1/tenants/${tenantID}/helpdesk/domains`;
   return {
     tenantID,
     owner,
+    /** Untyped paths, while specs move to the typed clients. */
     domainsPath,
-    domainPath: (hostname) => `${domainsPath}/${hostname}`,
-    async addDomain(balancer) {
+    domainPath: (hostname: string) => `${domainsPath}/${hostname}`,
+    /** Adds a domain (the provider must be up); answers its hostname. */
+    async addDomain(helpdesk: PluginsHelpdeskClient): Promise<string> {
       domains += 1;
       const domainHostname = `ajuda-${domains}-${Math.random().toString(36).slice(2, 8)}.acme-atendimento.com.br`;
-      const added = await balancer.request(domainsPath, { method: 'POST', headers: { authorization: owner }, body: { domainHostname } });
-      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      const added = await helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', { params: { path: { tenantID } }, headers, body: { domainHostname } });
+      expect(added.response.status, JSON.stringify(added.data ?? added.error)).toBe(201);
       return domainHostname;
     },
+    /** Operation 12. */
+    refresh: (helpdesk: PluginsHelpdeskClient, domainHostname: string) =>
+      helpdesk.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh', { params: { path: { tenantID, domainHostname } }, headers }),
+    /** Operation 13. */
+    remove: (helpdesk: PluginsHelpdeskClient, domainHostname: string) =>
+      helpdesk.DELETE('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}', { params: { path: { tenantID, domainHostname } }, headers }),
+    list: (helpdesk: PluginsHelpdeskClient) => helpdesk.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', { params: { path: { tenantID } }, headers }),
   };
 }

@@ -1,7 +1,7 @@
 import { JsonResponse, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
-import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
+import { FaultPlatform, PluginsHelpdeskBalancer, startFaultPlatform } from './harness/fault-platform';
 import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
 import { RoundRobin, sendOnNewConnection } from './harness/round-robin';
 
@@ -23,7 +23,7 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
   let platform: FaultPlatform;
   let services: RoundRobin;
   let core: RoundRobin;
-  let helpdesk: RoundRobin;
+  let helpdesk: PluginsHelpdeskBalancer;
   let helpdeskOwner: HelpdeskTenant;
   const hostnames: string[] = [];
   let tenantID: string;
@@ -52,7 +52,7 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
     core = platform.balancer('core-tenants');
     helpdesk = platform.balancer('plugins-helpdesk');
     helpdeskOwner = await helpdeskTenant(platform);
-    for (let index = 0; index < 8; index += 1) hostnames.push(await helpdeskOwner.addDomain(helpdesk));
+    for (let index = 0; index < 8; index += 1) hostnames.push(await helpdeskOwner.addDomain(helpdesk.api));
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');

@@ -63,9 +63,9 @@ export interface BalancedClient<A extends AppName> {
   servedBy(response: Response): string;
 }
 
-export type ServicesApiBalancer = BalancedClient<'services-api'>;
-export type CoreTenantsBalancer = BalancedClient<'core-tenants'>;
-export type PluginsHelpdeskBalancer = BalancedClient<'plugins-helpdesk'>;
+export type ServicesApiBalancer = BalancedClient<'services-api'> & RoundRobin;
+export type CoreTenantsBalancer = BalancedClient<'core-tenants'> & RoundRobin;
+export type PluginsHelpdeskBalancer = BalancedClient<'plugins-helpdesk'> & RoundRobin;
 
 /** The external providers, played by stubs in the test process. */
 export interface ProviderStubs {
