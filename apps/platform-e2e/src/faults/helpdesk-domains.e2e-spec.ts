@@ -2,7 +2,7 @@ import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppReplica } from './harness/app-replica';
 import { FaultPlatform, PluginsHelpdeskBalancer, startFaultPlatform } from './harness/fault-platform';
-import { sendOnNewConnection } from './harness/round-robin';
+import { statusAndBody } from './harness/typed-answer';
 import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
 
 const PROVIDER_FAILED = { statusCode: 502, error: 'DomainProvisioningError', error_code: 1122 };
@@ -18,10 +18,8 @@ describe('helpdesk domains when the custom-hostname provider fails (two replicas
   let replica1: AppReplica;
   let replica2: AppReplica;
 
-  const refreshOn = (replica: AppReplica, hostname: string) =>
-    sendOnNewConnection(replica.url, `${helpdesk.domainPath(hostname)}/refresh`, { method: 'POST', headers: { authorization: helpdesk.owner } });
-  const removeOn = (replica: AppReplica, hostname: string) =>
-    sendOnNewConnection(replica.url, helpdesk.domainPath(hostname), { method: 'DELETE', headers: { authorization: helpdesk.owner } });
+  const refreshOn = (replica: AppReplica, hostname: string) => helpdesk.refresh(platform.replica('plugins-helpdesk', replica.url), hostname);
+  const removeOn = (replica: AppReplica, hostname: string) => helpdesk.remove(platform.replica('plugins-helpdesk', replica.url), hostname);
   const storedRow = async (hostname: string) =>
     (await platform.dataSource.query('SELECT provider_id, status, last_checked_at, verified_at FROM helpdesk_domains WHERE hostname = $1', [hostname]))[0];
 
@@ -45,17 +43,17 @@ describe('helpdesk domains when the custom-hostname provider fails (two replicas
 
     platform.stubs.customHostnames.goDown(mode);
     const failedRefresh = await refreshOn(replica1, refreshed);
-    expect(failedRefresh.status).toBe(502);
-    expect(singleError(failedRefresh.body)).toMatchObject(PROVIDER_FAILED);
+    expect(failedRefresh.response.status).toBe(502);
+    expect(singleError(failedRefresh.error)).toMatchObject(PROVIDER_FAILED);
     for (const replica of [replica1, replica2]) {
       const failedRemove = await removeOn(replica, removed);
-      expect(failedRemove.status).toBe(502);
-      expect(singleError(failedRemove.body)).toMatchObject(PROVIDER_FAILED);
+      expect(failedRemove.response.status).toBe(502);
+      expect(singleError(failedRemove.error)).toMatchObject(PROVIDER_FAILED);
     }
     // The failed check used the domain's slot, on every replica (docs/helpdesk-domains.md).
     const throttled = await refreshOn(replica2, refreshed);
-    expect(throttled.status).toBe(429);
-    expect(singleError(throttled.body).error_code).toBe(1121);
+    expect(throttled.response.status).toBe(429);
+    expect(singleError(throttled.error).error_code).toBe(1121);
     expect(await storedRow(refreshed)).toEqual(before.refreshed);
     expect(await storedRow(removed)).toEqual(before.removed);
     expect(platform.stubs.customHostnames.find(removed)).toBeDefined();
@@ -63,10 +61,10 @@ describe('helpdesk domains when the custom-hostname provider fails (two replicas
     // The provider recovers: both replicas serve again, no restart.
     platform.stubs.customHostnames.recover();
     const refreshedAfter = await refreshOn(replica2, untouched);
-    expect(refreshedAfter.status).toBe(200);
-    expect(refreshedAfter.body.domain).toMatchObject({ domainHostname: untouched, domainStatus: 'pending' });
+    expect(refreshedAfter.response.status).toBe(200);
+    expect(refreshedAfter.data?.domain).toMatchObject({ domainHostname: untouched, domainStatus: 'pending' });
     const removedAfter = await removeOn(replica1, removed);
-    expect(removedAfter).toMatchObject({ status: 200, body: { deleted: true, domainHostname: removed } });
+    expect(statusAndBody(removedAfter)).toMatchObject({ status: 200, body: { deleted: true, domainHostname: removed } });
     expect(await storedRow(removed)).toBeUndefined();
     expect(platform.stubs.customHostnames.find(removed)).toBeUndefined();
   });
