@@ -1,15 +1,13 @@
-import { JsonResponse, singleError } from '@platform/testing';
+import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
-import { FaultPlatform, PluginsHelpdeskBalancer, startFaultPlatform } from './harness/fault-platform';
+import { CoreTenantsBalancer, FaultPlatform, PluginsHelpdeskBalancer, ServicesApiBalancer, startFaultPlatform } from './harness/fault-platform';
 import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
-import { RoundRobin, sendOnNewConnection } from './harness/round-robin';
 
 /** What an answer during the outage may be: a success, or an error in the envelope that says "try again". */
-function expectDefinedAnswer(response: JsonResponse): void {
+function expectDefinedAnswer({ response, error }: { response: Response; error?: unknown }): void {
   if (response.status < 300) return;
-  const error = singleError(response.body);
-  expect([response.status, error.error_code]).toEqual([503, 5903]);
+  expect([response.status, singleError(error).error_code]).toEqual([503, 5903]);
 }
 
 /**
@@ -21,8 +19,8 @@ function expectDefinedAnswer(response: JsonResponse): void {
  */
 describe('a Redis outage while requests flow (two replicas each)', () => {
   let platform: FaultPlatform;
-  let services: RoundRobin;
-  let core: RoundRobin;
+  let services: ServicesApiBalancer;
+  let core: CoreTenantsBalancer;
   let helpdesk: PluginsHelpdeskBalancer;
   let helpdeskOwner: HelpdeskTenant;
   const hostnames: string[] = [];
@@ -32,16 +30,22 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
 
   const bearer = () => ({ authorization: `Bearer ${ownerToken}` });
   const deleteConnection = () =>
-    services.request(`/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, { method: 'DELETE', headers: bearer() });
-  const notifications = () => services.request(`/v1/tenants/${tenantID}/notifications`, { headers: bearer() });
-  const tenants = () => core.request('/tenants', { headers: bearer() });
+    services.api.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID: connectionIDs.shift()! } },
+      headers: bearer(),
+    });
+  const notifications = () => services.api.GET('/v1/tenants/{tenantID}/notifications', { params: { path: { tenantID } }, headers: bearer() });
+  const tenants = () => core.api.GET('/tenants', { headers: bearer() });
   /** Operation 12 on a domain not refreshed before, so the throttle never refuses it. */
-  const refreshDomain = () =>
-    helpdesk.request(`${helpdeskOwner.domainPath(hostnames.shift()!)}/refresh`, { method: 'POST', headers: { authorization: helpdeskOwner.owner } });
+  const refreshDomain = () => helpdeskOwner.refresh(helpdesk.api, hostnames.shift()!);
+  /** Every replica's readiness answer: services-api's, then core-tenants', then plugins-helpdesk's. */
   const readiness = () =>
-    Promise.all(
-      [...platform.replicas['services-api'], ...platform.replicas['core-tenants'], ...platform.replicas['plugins-helpdesk']].map((replica) => sendOnNewConnection(replica.url, '/health/ready')),
-    );
+    Promise.all([
+      ...platform.replicas['services-api'].map((replica) => platform.replica('services-api', replica.url).GET('/health/ready')),
+      ...platform.replicas['core-tenants'].map((replica) => platform.replica('core-tenants', replica.url).GET('/health/ready')),
+      ...platform.replicas['plugins-helpdesk'].map((replica) => platform.replica('plugins-helpdesk', replica.url).GET('/health/ready')),
+    ]);
+  const statuses = (answers: { response: Response }[]) => answers.map((answer) => answer.response.status);
 
   beforeAll(async () => {
     platform = await startFaultPlatform({
@@ -64,15 +68,15 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
   afterAll(() => platform?.close());
 
   it('works before the outage', async () => {
-    expect((await deleteConnection()).status).toBe(200);
-    expect((await refreshDomain()).status).toBe(200);
-    expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect((await deleteConnection()).response.status).toBe(200);
+    expect((await refreshDomain()).response.status).toBe(200);
+    expect(statuses(await readiness())).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
   it('answers every request in the envelope while Redis is away, and every replica says it is not ready', async () => {
     await platform.redis.stop();
 
-    const answers: JsonResponse[][] = [];
+    const answers: { response: Response; error?: unknown }[][] = [];
     for (let round = 0; round < 4; round += 1) {
       answers.push([await deleteConnection(), await notifications(), await tenants(), await refreshDomain()]);
     }
@@ -80,7 +84,7 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
     // Operation 1 needs the transport and operation 12 its throttle, which
     // lives in Redis so that replicas share it: neither can succeed without
     // Redis. The reads fall back to PostgreSQL where Redis only holds caches.
-    expect(answers.map((round) => round.map((answer) => answer.status))).toEqual([
+    expect(answers.map(statuses)).toEqual([
       [503, 200, 200, 503],
       [503, 200, 200, 503],
       [503, 200, 200, 503],
@@ -88,24 +92,24 @@ describe('a Redis outage while requests flow (two replicas each)', () => {
     ]);
 
     for (const answer of await readiness()) {
-      expect(answer.status).toBe(503);
-      expect(singleError(answer.body).error_code).toBe(5903);
+      expect(answer.response.status).toBe(503);
+      expect(singleError(answer.error).error_code).toBe(5903);
     }
   });
 
   it('serves operation 1 on every replica again within seconds of Redis returning, without any restart', async () => {
     await platform.redis.start();
 
-    await eventually(async () => expect((await readiness()).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]), 10_000);
+    await eventually(async () => expect(statuses(await readiness())).toEqual([200, 200, 200, 200, 200, 200]), 10_000);
     for (const replica of platform.replicas['services-api']) {
-      const response = await sendOnNewConnection(replica.url, `/v1/tenants/${tenantID}/plugins/connections/${connectionIDs.shift()}`, {
-        method: 'DELETE',
+      const { response } = await platform.replica('services-api', replica.url).DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+        params: { path: { tenantID, pluginConnectionID: connectionIDs.shift()! } },
         headers: bearer(),
       });
       expect(response.status).toBe(200);
     }
-    expect((await notifications()).status).toBe(200);
-    expect((await tenants()).status).toBe(200);
-    expect((await refreshDomain()).status).toBe(200);
+    expect((await notifications()).response.status).toBe(200);
+    expect((await tenants()).response.status).toBe(200);
+    expect((await refreshDomain()).response.status).toBe(200);
   });
 });
