@@ -1,18 +1,18 @@
-import { JsonResponse, PluginConnectionFixture } from '@platform/testing';
+import { PluginConnectionFixture } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { AppName } from './harness/app-replica';
-import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
+import { AppClients, FaultPlatform, startFaultPlatform } from './harness/fault-platform';
 import { startLoad } from './harness/load';
-import { BalancedResponse, RoundRobin, sendOnNewConnection } from './harness/round-robin';
+import { statusAndBody, TypedAnswer } from './harness/typed-answer';
 import { HelpdeskTenant, helpdeskTenant } from './helpdesk-tenant';
 
-interface StopUnderLoad {
-  app: AppName;
-  /** One request of the background load, through the balancer. */
-  load: (balancer: RoundRobin) => Promise<BalancedResponse>;
-  /** Sends requests straight to `replicaUrl` and resolves once they are being handled there (held at a provider). */
-  startInFlight: (replicaUrl: string) => Promise<{ release: () => void; answers: Promise<JsonResponse[]> }>;
+interface StopUnderLoad<A extends AppName, InFlight> {
+  app: A;
+  /** One request of the background load, through the balancer's client. */
+  load: (api: AppClients[A]) => Promise<TypedAnswer>;
+  /** Sends requests straight to the replica `api` reaches and resolves once they are being handled there (held at a provider). */
+  startInFlight: (api: AppClients[A]) => Promise<{ release: () => void; answers: Promise<InFlight[]> }>;
 }
 
 /**
@@ -39,10 +39,10 @@ describe('SIGTERM of a replica under load', () => {
   afterAll(() => platform?.close());
 
   /** Returns the in-flight answers and every load sample. */
-  async function stopUnderLoad({ app, load, startInFlight }: StopUnderLoad) {
+  async function stopUnderLoad<A extends AppName, InFlight>({ app, load, startInFlight }: StopUnderLoad<A, InFlight>) {
     const [stopping, remaining] = platform.replicas[app];
     const running = startLoad(platform.balancer(app), load);
-    const inFlight = await startInFlight(stopping.url);
+    const inFlight = await startInFlight(platform.replica(app, stopping.url));
 
     stopping.kill('SIGTERM');
     await eventually(async () => expect(await stopping.refusesConnections()).toBe(true));
@@ -62,25 +62,23 @@ describe('SIGTERM of a replica under load', () => {
 
     // Back in rotation after a start, without touching the other replica.
     await stopping.start();
-    return { answers, restarted: stopping };
+    return { answers, restarted: platform.replica(app, stopping.url) };
   }
 
   it('plugins-helpdesk: finishes the refreshes in flight with 200, sends the rest to the other replica, loses none', async () => {
     const hostnames = [await helpdesk.addDomain(platform.balancer('plugins-helpdesk').api), await helpdesk.addDomain(platform.balancer('plugins-helpdesk').api)];
     const { answers, restarted } = await stopUnderLoad({
       app: 'plugins-helpdesk',
-      load: (balancer) => balancer.request(helpdesk.domainsPath, { headers: { authorization: owner } }),
-      async startInFlight(replicaUrl) {
+      load: (api) => helpdesk.list(api),
+      async startInFlight(api) {
         const held = hostnames.map(() => platform.stubs.customHostnames.holdNext('get'));
-        const answers = Promise.all(
-          hostnames.map((hostname) => sendOnNewConnection(replicaUrl, `${helpdesk.domainPath(hostname)}/refresh`, { method: 'POST', headers: { authorization: owner } })),
-        );
+        const answers = Promise.all(hostnames.map((hostname) => helpdesk.refresh(api, hostname)));
         await Promise.all(held.map((hold) => hold.reached));
         return { answers, release: () => held.forEach((hold) => hold.release()) };
       },
     });
-    expect(answers.map((answer) => [answer.status, answer.body.domain?.domainHostname])).toEqual(hostnames.map((hostname) => [200, hostname]));
-    expect((await sendOnNewConnection(restarted.url, helpdesk.domainsPath, { headers: { authorization: owner } })).status).toBe(200);
+    expect(answers.map((answer) => [answer.response.status, answer.data?.domain?.domainHostname])).toEqual(hostnames.map((hostname) => [200, hostname]));
+    expect((await helpdesk.list(restarted)).response.status).toBe(200);
   });
 
   it('services-api: finishes the connection deletions in flight (waiting on core-tenants and the VM provider) with 200, loses none', async () => {
@@ -91,17 +89,18 @@ describe('SIGTERM of a replica under load', () => {
       platform.stubs.vms.addVm(vmId);
       connections.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId });
     }
-    const statsPath = `/v1/tenants/${tenantID}/campaigns/stats`;
+    const bearer = { authorization: owner };
+    const stats = (api: AppClients['services-api']) => api.GET('/v1/tenants/{tenantID}/campaigns/stats', { params: { path: { tenantID } }, headers: bearer });
     const { answers, restarted } = await stopUnderLoad({
       app: 'services-api',
-      load: (balancer) => balancer.request(statsPath, { headers: { authorization: owner } }),
-      async startInFlight(replicaUrl) {
+      load: stats,
+      async startInFlight(api) {
         const held = platform.stubs.vms.hold();
         const answers = Promise.all(
           connections.map((connection) =>
-            sendOnNewConnection(replicaUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {
-              method: 'DELETE',
-              headers: { authorization: owner },
+            api.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+              params: { path: { tenantID, pluginConnectionID: connection.pluginConnectionID } },
+              headers: bearer,
             }),
           ),
         );
@@ -109,8 +108,8 @@ describe('SIGTERM of a replica under load', () => {
         return { answers, release: () => held.release() };
       },
     });
-    expect(answers.map((answer) => [answer.status, answer.body])).toEqual(connections.map(() => [200, { data: { deleted: true } }]));
+    expect(answers.map(statusAndBody).map(({ status, body }) => [status, body])).toEqual(connections.map(() => [200, { data: { deleted: true } }]));
     for (const connection of connections) expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(false);
-    expect((await sendOnNewConnection(restarted.url, statsPath, { headers: { authorization: owner } })).status).toBe(200);
+    expect((await stats(restarted)).response.status).toBe(200);
   });
 });

@@ -1,9 +1,18 @@
-import { BalancedResponse, RoundRobin } from './round-robin';
+import { AppName } from './app-replica';
+import { AppClients, BalancedClient } from './fault-platform';
+import { statusAndBody, TypedAnswer } from './typed-answer';
+
+/** One answer of a load run: its status, its body (success or error) and the replica that gave it. */
+export interface LoadAnswer {
+  status: number;
+  body: unknown;
+  servedBy: string;
+}
 
 /** One request of a load run: its answer (or the error the client got) and when it started. */
 export interface LoadSample {
   startedAt: number;
-  response?: BalancedResponse;
+  response?: LoadAnswer;
   error?: unknown;
 }
 
@@ -14,14 +23,15 @@ export interface LoadRun {
   stop(): Promise<LoadSample[]>;
 }
 
-export function startLoad(balancer: RoundRobin, send: (balancer: RoundRobin) => Promise<BalancedResponse>, concurrency = 4): LoadRun {
+export function startLoad<A extends AppName>(balancer: BalancedClient<A>, send: (api: AppClients[A]) => Promise<TypedAnswer>, concurrency = 4): LoadRun {
   const samples: LoadSample[] = [];
   let stopping = false;
   const client = async () => {
     while (!stopping) {
       const sample: LoadSample = { startedAt: Date.now() };
       try {
-        sample.response = await send(balancer);
+        const answer = await send(balancer.api);
+        sample.response = { ...statusAndBody(answer), servedBy: balancer.servedBy(answer.response) };
       } catch (error) {
         sample.error = error;
       }
