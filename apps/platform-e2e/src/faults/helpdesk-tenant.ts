@@ -15,13 +15,9 @@ export async function helpdeskTenant(platform: FaultPlatform) {
   await platform.fixtures.membership(tenantID, operator.operatorID, 'owner');
   const owner = `Bearer ${await platform.tokenFor(operator.operatorID)}`;
   const headers = { authorization: owner };
-  const domainsPath = `/helpdesk/v1/tenants/${tenantID}/helpdesk/domains`;
   return {
     tenantID,
     owner,
-    /** Untyped paths, while specs move to the typed clients. */
-    domainsPath,
-    domainPath: (hostname: string) => `${domainsPath}/${hostname}`,
     /** Adds a domain (the provider must be up); answers its hostname. */
     async addDomain(helpdesk: PluginsHelpdeskClient): Promise<string> {
       domains += 1;

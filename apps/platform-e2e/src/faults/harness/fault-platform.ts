@@ -63,9 +63,9 @@ export interface BalancedClient<A extends AppName> {
   servedBy(response: Response): string;
 }
 
-export type ServicesApiBalancer = BalancedClient<'services-api'> & RoundRobin;
-export type CoreTenantsBalancer = BalancedClient<'core-tenants'> & RoundRobin;
-export type PluginsHelpdeskBalancer = BalancedClient<'plugins-helpdesk'> & RoundRobin;
+export type ServicesApiBalancer = BalancedClient<'services-api'>;
+export type CoreTenantsBalancer = BalancedClient<'core-tenants'>;
+export type PluginsHelpdeskBalancer = BalancedClient<'plugins-helpdesk'>;
 
 /** The external providers, played by stubs in the test process. */
 export interface ProviderStubs {
@@ -88,7 +88,7 @@ export interface FaultPlatform {
   stubs: ProviderStubs;
   replicas: Record<AppName, AppReplica[]>;
   /** A typed client over an app's replicas in turn (a new load balancer in front of them). */
-  balancer<A extends AppName>(app: A): BalancedClient<A> & RoundRobin;
+  balancer<A extends AppName>(app: A): BalancedClient<A>;
   /** A typed client of the one replica at `replicaUrl`, each request on a connection of its own. */
   replica<A extends AppName>(app: A, replicaUrl: string): AppClients[A];
   /** A valid operator token, signed with the platform's key. */
@@ -185,7 +185,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
       replicas,
       balancer(app) {
         const balancer = new RoundRobin(replicas[app].map((replica) => replica.url));
-        return Object.assign(balancer, { api: typedClient(app, balancer.send) });
+        return { api: typedClient(app, balancer.send), servedBy: (response) => balancer.servedBy(response) };
       },
       replica: (app, replicaUrl) => typedClient(app, pinnedTo(replicaUrl)),
       tokenFor: (operatorID, overrides) => signOperatorToken(signingKey.privateKey, operatorID, overrides),

@@ -1,10 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { decodeBody, encodeRequest, JsonResponse, RequestOptions } from '@platform/testing';
-
-/** An answer, and which replica gave it (untyped requests, while specs move to the typed clients). */
-export interface BalancedResponse<T = any> extends JsonResponse<T> {
-  servedBy: string;
-}
 
 /** What openapi-fetch calls to send a request (its `fetch` option): a Request in, a Response out. */
 export type RequestSender = (request: Request) => Promise<Response>;
@@ -59,12 +53,6 @@ export class RoundRobin {
     throw lastError;
   };
 
-  /** An untyped request through the balancer (while specs move to the typed clients). */
-  async request<T = any>(path: string, options: RequestOptions = {}): Promise<BalancedResponse<T>> {
-    const response = await this.send(untypedRequest(path, options));
-    return { ...(await decoded<T>(response)), servedBy: this.servedBy(response) };
-  }
-
   /** The base URL of the replica that gave `response` (the `response` of a typed-client call). */
   servedBy(response: Response): string {
     const replica = this.replicaOf.get(response);
@@ -76,20 +64,6 @@ export class RoundRobin {
 /** A typed client's `fetch` that sends every request to the replica at `baseUrl`, on a connection of its own. */
 export function pinnedTo(baseUrl: string): RequestSender {
   return async (request) => sendOnOwnConnection(baseUrl, request, await bodyOf(request));
-}
-
-/** An untyped request to `baseUrl` on a connection of its own (while specs move to the typed clients). */
-export async function sendOnNewConnection<T = any>(baseUrl: string, path: string, options: RequestOptions = {}): Promise<JsonResponse<T>> {
-  return decoded<T>(await pinnedTo(baseUrl)(untypedRequest(path, options)));
-}
-
-function untypedRequest(path: string, options: RequestOptions): Request {
-  const { headers, body } = encodeRequest(options);
-  return new Request(`http://balancer${path}`, { method: options.method ?? 'GET', headers, body });
-}
-
-async function decoded<T>(response: Response): Promise<JsonResponse<T>> {
-  return { status: response.status, headers: response.headers, body: decodeBody<T>(await response.text()) };
 }
 
 async function bodyOf(request: Request): Promise<Buffer | undefined> {
