@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiNoDependency } from '@platform/http-common';
 import { SIGNING_KEY } from './operator-token.signer';
 import { SigningKey } from './signing-key';
 
@@ -11,6 +12,7 @@ export class JwksController {
   @Get('jwks.json')
   @Header('cache-control', 'public, max-age=300')
   @ApiOperation({ summary: 'Public keys that verify operator tokens (RFC 7517)' })
+  @ApiNoDependency()
   @ApiOkResponse({
     schema: {
       type: 'object',

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, IsOneOf, IsStringOfLength } from '@platform/http-common';
+import { ApiErrors, ApiNoDependency, IsOneOf, IsStringOfLength } from '@platform/http-common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppException } from '@platform/errors';
 import type { RawBodyRequest } from '@nestjs/common';
@@ -53,6 +53,7 @@ export class TemplateStatusWebhookController {
   })
   @ApiOkResponse({ description: 'The challenge, as sent' })
   @ApiErrors('Forbidden')
+  @ApiNoDependency()
   confirmSubscription(@Query() query: WebhookSubscriptionQuery): string {
     if (!sameToken(this.verifyToken, query['hub.verify_token'])) throw new AppException('Forbidden');
     return query['hub.challenge'];

@@ -17,6 +17,6 @@ export type { ListMeta, PageQueryFields, PageRequest, SessionListMeta } from './
 export { RequestValidationPipe } from './request-validation.pipe';
 export { isUuid } from './uuid';
 export { IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
-export { ApiErrors } from './openapi/api-errors.decorator';
+export { ApiErrors, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';

@@ -15,3 +15,16 @@ export const ERROR_KEYS_EXTENSION = 'x-error-keys';
 export function ApiErrors(...keys: ErrorKey[]): MethodDecorator & ClassDecorator {
   return ApiExtension(ERROR_KEYS_EXTENSION, keys);
 }
+
+/** The OpenAPI extension marking an operation that reaches no dependency until the document is completed. */
+export const NO_DEPENDENCY_EXTENSION = 'x-no-dependency';
+
+/**
+ * Marks an operation that answers from the process alone (no PostgreSQL,
+ * Redis, other app or provider), so its document does not list 503 5903:
+ * the JWKS, a handshake that compares a configured token. (The liveness
+ * probe reaches nothing either, but answers 503 5903 while the app shuts down.)
+ */
+export function ApiNoDependency(): MethodDecorator {
+  return ApiExtension(NO_DEPENDENCY_EXTENSION, true);
+}

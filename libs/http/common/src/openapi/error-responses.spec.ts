@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { describe, expect, it } from 'vitest';
-import { ERROR_KEYS_EXTENSION } from './api-errors.decorator';
+import { ERROR_KEYS_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
 import { documentErrorResponses, errorKeysOf } from './error-responses';
 
 const SERVER_REFUSALS = ['MalformedRequest', 'MalformedUrl', 'RequestTimeout', 'HeaderFieldsTooLarge'];
@@ -9,6 +9,11 @@ const ALWAYS = [...SERVER_REFUSALS, 'Unknown', 'InternalServiceUnavailable'];
 describe('errorKeysOf', () => {
   it('gives a public operation without input only what every operation answers', () => {
     expect(errorKeysOf('/.well-known/jwks.json', { responses: {} }).sort()).toEqual([...ALWAYS].sort());
+  });
+
+  it('leaves 503 5903 out for an operation that reaches no dependency', () => {
+    const keys = errorKeysOf('/.well-known/jwks.json', { responses: {}, [NO_DEPENDENCY_EXTENSION]: true } as never);
+    expect(keys.sort()).toEqual([...SERVER_REFUSALS, 'Unknown'].sort());
   });
 
   it('adds the guard, the tenant access check, 1001, validation and the path limit for a guarded tenant path', () => {

@@ -1,9 +1,9 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ExampleObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AppException, ERROR_CATALOG, errorEnvelope, ErrorKey, FieldError } from '@platform/errors';
-import { ERROR_KEYS_EXTENSION } from './api-errors.decorator';
+import { ERROR_KEYS_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
 
-type OperationWithErrorKeys = OperationObject & { [ERROR_KEYS_EXTENSION]?: ErrorKey[] };
+type OperationWithErrorKeys = OperationObject & { [ERROR_KEYS_EXTENSION]?: ErrorKey[]; [NO_DEPENDENCY_EXTENSION]?: boolean };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -21,8 +21,9 @@ const SERVER_REFUSALS: readonly ErrorKey[] = ['MalformedRequest', 'MalformedUrl'
  * - path or query parameters, or a body: 400 1002 with `fields` (RequestValidationPipe);
  * - a path parameter: 414 1914 above the route's length limit (Fastify's router);
  * - a body: 413 1913 above HTTP_BODY_LIMIT_BYTES;
- * - every operation: the server's refusals, 500 5999 for the unexpected, and
- *   503 5903 when PostgreSQL, Redis or another app cannot be reached.
+ * - every operation: the server's refusals and 500 5999 for the unexpected;
+ * - every operation but those marked `@ApiNoDependency()`: 503 5903 when
+ *   PostgreSQL, Redis or another app cannot be reached.
  */
 export function errorKeysOf(path: string, operation: OperationObject): ErrorKey[] {
   const own = (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION] ?? [];
@@ -31,7 +32,8 @@ export function errorKeysOf(path: string, operation: OperationObject): ErrorKey[
   const validated = inPath || parameters.some((parameter) => parameter.in === 'query') || operation.requestBody !== undefined;
   const guarded = (operation.security ?? []).length > 0;
   const tenantPath = path.includes('{tenantID}');
-  const keys: ErrorKey[] = [...SERVER_REFUSALS, ...own, 'Unknown', 'InternalServiceUnavailable'];
+  const keys: ErrorKey[] = [...SERVER_REFUSALS, ...own, 'Unknown'];
+  if (!(operation as OperationWithErrorKeys)[NO_DEPENDENCY_EXTENSION]) keys.push('InternalServiceUnavailable');
   if (guarded) keys.push('Unauthorized');
   if (guarded && tenantPath) keys.push('Forbidden');
   if (tenantPath) keys.push('MissingTenantID');
@@ -143,6 +145,7 @@ export function documentErrorResponses(document: OpenAPIObject): void {
         operation.responses[String(status)] = responseOf(keys, path, operation, examples);
       }
       delete (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION];
+      delete (operation as OperationWithErrorKeys)[NO_DEPENDENCY_EXTENSION];
     }
   }
   document.components.examples = { ...document.components.examples, ...sortedByKey(examples) };
