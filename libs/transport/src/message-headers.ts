@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import type { ReadPacket, RedisContext } from '@nestjs/microservices';
 import { continueFrom, currentRequestId, inSpan, propagatedHeaders, SpanKind } from '@platform/observability';

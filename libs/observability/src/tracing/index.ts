@@ -19,7 +19,7 @@ export function startTracingWhenConfigured(app: string): void {
 function startTracing(options: TracingOptions): NodeSDK {
   // A synchronous require on purpose: an import would be hoisted (loading the SDK
   // with tracing off), and a dynamic import() would finish after main's own imports.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the SDK only when tracing is on, before main's imports
   const sdk = require('./start-tracing') as typeof import('./start-tracing');
   return sdk.startTracing(options);
 }
