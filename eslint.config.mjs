@@ -21,14 +21,19 @@ const scopeRules = ['services-api', 'plugins-helpdesk', 'core-tenants'].map((sco
   onlyDependOnLibsWithTags: ['scope:shared', `scope:${scope}`],
 }));
 
-const boundaries = (allow) => [
+const boundaries = (allow, rules = typeRules) => [
   'error',
   {
     enforceBuildableLibDependency: false,
     allow,
-    depConstraints: [...typeRules, ...scopeRules],
+    depConstraints: [...rules, ...scopeRules],
   },
 ];
+
+/** An app's unit tests (and their shared fakes) may use the test doubles of libs/testing; its code may not. */
+const unitTestRules = typeRules.map((rule) =>
+  rule.sourceTag === 'type:app' ? { ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] } : rule,
+);
 
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/tmp/**', '**/coverage/**'] },
@@ -48,6 +53,38 @@ export default [
     // each app's public index (apps/*/src/index.ts); nothing else may.
     files: ['apps/platform-e2e/**/*.ts', 'tools/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk']) },
+  },
+  {
+    // A TenantScope proves an access check passed (docs/data-access.md#tenant-scope):
+    // only access-check code grants one, and nothing casts its way to one.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TSAsExpression > TSTypeReference[typeName.name='TenantScope']",
+          message: 'A TenantScope comes from an access check (TenantAccessService.require) or trustedTenantScope, never from a cast.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@platform/auth',
+              importNames: ['grantTenantScope'],
+              message: 'Only access checks grant a TenantScope; take it from TenantAccessService.require, or trustedTenantScope for a message or job.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
+    ignores: ['apps/platform-e2e/**'],
+    rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },
   },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts'],

@@ -1,13 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { CoreTenantsConfig } from './config';
+import { OperatorsModule } from './operators/operators.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
-import { SIGN_IN_LIMITS, SignInLimits } from './sign-in/sign-in.service';
+import { SIGN_IN_LIMITS, SignInLimits } from './sign-in/sign-in-operator.use-case';
 import { SignInModule } from './sign-in/sign-in.module';
 import { SigningKey } from './signing/signing-key';
 import { SigningModule } from './signing/signing.module';
 import { TenantsModule } from './tenants/tenants.module';
-import { TransportPingController } from './transport/transport-ping.controller';
+import { TransportModule } from './transport/transport.module';
 
 @Module({})
 export class CoreTenantsModule {
@@ -30,9 +31,10 @@ export class CoreTenantsModule {
         SigningModule.forRoot(signingKey, claims, config.TRACE_TOKEN_TTL_SECONDS),
         TenantsModule,
         SignInModule,
+        OperatorsModule,
         PluginConnectionsModule.forRoot(config),
+        TransportModule,
       ],
-      controllers: [TransportPingController],
       providers: [{ provide: SIGN_IN_LIMITS, useValue: signInLimits }],
       exports: [SIGN_IN_LIMITS],
     };

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
+import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { PluginsHelpdeskConfig, SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from './config';
 import { DomainsModule } from './domains/domains.module';
 import { HelpdeskAccessModule } from './helpdesk-access/helpdesk-access.module';
@@ -20,6 +21,7 @@ export class PluginsHelpdeskModule {
             jwksUrl: config.OPERATOR_JWKS_URL,
           },
         }),
+        IdempotencyModule.forRoot(idempotencySettingsOf('plugins-helpdesk', config)),
         HelpdeskAccessModule.forRoot({ pluginUrn: config.HELPDESK_PLUGIN_URN, cnameTarget: config.HELPDESK_CNAME_TARGET }),
         DomainsModule.forRoot({
           baseUrl: config.CLOUDFLARE_BASE_URL,

@@ -16,6 +16,10 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(100, 60_000)
   CORE_TENANTS_RPC_TIMEOUT_MS = 5_000;
 
+  /** Days an audit event is kept before the hourly sweep deletes it (docs/audit-log.md). */
+  @IsIntegerBetween(1, 36_500)
+  AUDIT_RETENTION_DAYS = 400;
+
   /** The e-mail provider: any SMTP URL nodemailer takes. The default is the quick start's local sink. */
   @Secret({ minLength: 0 })
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })

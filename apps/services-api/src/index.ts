@@ -1,14 +1,14 @@
 /** What other projects (the end-to-end suite, tools) may use of services-api. */
 export { createServicesApiApp, describeServicesApi, SERVICES_API_VERSION } from './bootstrap';
+export { AuditRetention } from './audit-events/audit-retention';
 export { ServicesApiConfig } from './config';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss.provider';
 export type { JobsSettings } from './jobs/pg-boss.provider';
-export { Clock } from './sign-up/clock';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
 export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';
-export { ListContactSessionsService } from './contact-sessions/list-contact-sessions.service';
+export { ListContactSessionsUseCase } from './contact-sessions/list-contact-sessions.use-case';
 export { NotificationCountsRepository } from './notifications/notification-counts.repository';
-export { ListShortcutsService } from './shortcuts/list-shortcuts.service';
+export { ListShortcutsUseCase } from './shortcuts/list-shortcuts.use-case';
 export { ShortcutsRepository } from './shortcuts/shortcuts.repository';
 /** The list's SQL, for the benchmark's EXPLAIN output. */
 export { CampaignModelsListRepository } from './campaign-models/campaign-models-list.repository';

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
+import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { TransportClientModule, transportNamespaceOf } from '@platform/transport';
+import { AuditEventsModule } from './audit-events/audit-events.module';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
 import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/template-submission.job';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -30,6 +32,7 @@ export class ServicesApiModule {
             jwksUrl: config.OPERATOR_JWKS_URL,
           },
         }),
+        IdempotencyModule.forRoot(idempotencySettingsOf('services-api', config)),
         TransportClientModule.forRoot({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) }, config.CORE_TENANTS_RPC_TIMEOUT_MS),
         JobsModule.forRoot({
           databaseUrl: config.DATABASE_URL,
@@ -59,6 +62,7 @@ export class ServicesApiModule {
           providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
           retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
         }),
+        AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
       ],
     };
   }

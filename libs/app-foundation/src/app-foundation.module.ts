@@ -1,4 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AuditModule } from '@platform/audit';
 import { AuthModule, OperatorTokenSettings } from '@platform/auth';
 import { BaseConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
@@ -6,6 +7,7 @@ import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportReadinessModule } from '@platform/transport';
+import { Clock } from './clock';
 import { DatabasePoolMetrics } from './database-pool-metrics';
 
 export interface AppFoundationOptions {
@@ -19,8 +21,9 @@ export interface AppFoundationOptions {
  * What every app of the platform has, set up once: JSON logs, metrics, the
  * PostgreSQL pool (and its gauges), the Redis client, authentication, the
  * health endpoints and the readiness of the transport between apps (for the
- * apps that have one).
+ * apps that have one), the audit log and the Clock.
  */
+@Global()
 @Module({})
 export class AppFoundationModule {
   static forRoot({ app, config, operatorTokens }: AppFoundationOptions): DynamicModule {
@@ -32,11 +35,12 @@ export class AppFoundationModule {
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
         AuthModule.forRoot(operatorTokens),
+        AuditModule.forApp(app),
         TransportReadinessModule,
         HealthModule,
       ],
-      providers: [DatabasePoolMetrics],
-      exports: [DatabaseModule],
+      providers: [DatabasePoolMetrics, Clock],
+      exports: [DatabaseModule, Clock],
     };
   }
 }

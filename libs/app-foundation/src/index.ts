@@ -1,2 +1,3 @@
 export { AppFoundationModule } from './app-foundation.module';
 export type { AppFoundationOptions } from './app-foundation.module';
+export { Clock } from './clock';

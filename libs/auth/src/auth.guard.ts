@@ -1,12 +1,20 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppException } from '@platform/errors';
+import { actAs } from '@platform/observability';
 import type { FastifyRequest } from 'fastify';
 import { parseAuthorizationHeader } from './authorization-header';
 import { Authenticator } from './authenticator';
 import { AuthProfile, Principal } from './principal';
 
 export const ACCEPTED_PROFILES = Symbol('ACCEPTED_PROFILES');
+
+/** The principal as the audit log names it: `operator:<id>`, `plugin:<id>` or `pluginConnection:<id>`. */
+export function actorOf(principal: Principal): string {
+  if (principal.kind === 'operator') return `operator:${principal.operatorID}`;
+  if (principal.kind === 'plugin') return `plugin:${principal.pluginID}`;
+  return `pluginConnection:${principal.pluginConnectionID}`;
+}
 
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
@@ -32,6 +40,7 @@ export class AuthGuard implements CanActivate {
     const credential = parseAuthorizationHeader(request.headers.authorization);
     if (!accepted.includes(credential.profile)) throw new AppException('Unauthorized');
     request.principal ??= await this.authenticator.authenticate(credential);
+    actAs(actorOf(request.principal));
     return true;
   }
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DocumentBuilder } from '@nestjs/swagger';
 import { AuthGuard } from './auth.guard';
+import { AuthReadsRepository } from './auth-reads.repository';
 import { Authenticator } from './authenticator';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
@@ -15,6 +16,7 @@ export class AuthModule {
       module: AuthModule,
       providers: [
         { provide: OperatorTokenVerifier, useFactory: () => new OperatorTokenVerifier(settings) },
+        AuthReadsRepository,
         CredentialStore,
         Authenticator,
         AuthGuard,

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuthReadsRepository } from './auth-reads.repository';
 import { CredentialStore } from './credential-store';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
@@ -26,10 +27,10 @@ describe('CredentialStore plugin secrets', () => {
 
   it('serve a replaced plugin token hash once the 60 s copy read before has expired, on every replica, not later', async () => {
     const database = plugins();
-    const store = new CredentialStore(database, redis);
+    const store = new CredentialStore(new AuthReadsRepository(database), redis);
     expect(await store.findPlugin(pluginID)).toEqual({ tokenHash: 'first-hash' });
     database.tokenHash = 'second-hash';
-    const replica = new CredentialStore(database, redis);
+    const replica = new CredentialStore(new AuthReadsRepository(database), redis);
     expect(await replica.findPlugin(pluginID)).toEqual({ tokenHash: 'first-hash' });
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_001 });

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { AuthReadsRepository } from './auth-reads.repository';
 import { ExpiringCache } from './expiring-cache';
 import { readRedisCopy } from './redis-copy';
 
@@ -60,7 +60,7 @@ export class CredentialStore {
   private readonly pluginSecrets = new ExpiringCache<StoredPluginSecret>(LOCAL_PLUGIN_SECRETS);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly reads: AuthReadsRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -84,9 +84,9 @@ export class CredentialStore {
       if (copy.expiresAtMs !== undefined) this.pluginSecrets.set(pluginID, secret, copy.expiresAtMs);
       return secret;
     }
-    const rows: { token_hash: string }[] = await this.dataSource.query('SELECT token_hash FROM plugins WHERE id = $1', [pluginID]);
-    if (rows.length === 0) return undefined;
-    const secret: StoredPluginSecret = { tokenHash: rows[0].token_hash };
+    const tokenHash = await this.reads.pluginTokenHash(pluginID);
+    if (tokenHash === undefined) return undefined;
+    const secret: StoredPluginSecret = { tokenHash };
     await this.writeCache(pluginKey(pluginID), secret);
     this.pluginSecrets.set(pluginID, secret, readAt + CACHE_TTL_SECONDS * 1000);
     return secret;
@@ -98,12 +98,8 @@ export class CredentialStore {
     if (cached?.[1]) return undefined;
     const removalInProgress = Boolean(cached?.[2]);
     if (cached?.[0] && !removalInProgress) return JSON.parse(cached[0]) as StoredConnectionSecret;
-    const rows: { token_hash: string; tenant_id: string; plugin_id: string }[] = await this.dataSource.query(
-      `SELECT token_hash, tenant_id, plugin_id FROM plugin_connections WHERE id = $1 AND status = 'live'`,
-      [pluginConnectionID],
-    );
-    if (rows.length === 0) return undefined;
-    const secret: StoredConnectionSecret = { tokenHash: rows[0].token_hash, tenantID: rows[0].tenant_id, pluginID: rows[0].plugin_id };
+    const secret: StoredConnectionSecret | undefined = await this.reads.liveConnectionSecret(pluginConnectionID);
+    if (!secret) return undefined;
     // The check and the write are one script, so a removal that begins meanwhile is never undone.
     if (!removalInProgress) {
       await this.redis

@@ -1,3 +1,5 @@
+export { accessGranted, runWithAfterAccess, withAccessStillChecked } from './after-access';
+export type { AfterAccess } from './after-access';
 export { AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
 export { AuthModule, describePluginAuthSchemes } from './auth.module';
@@ -11,5 +13,7 @@ export { AUTH_PROFILES } from './principal';
 export type { AuthProfile, OperatorPrincipal, PluginConnectionPrincipal, PluginPrincipal, Principal } from './principal';
 export { encodeIdAndSecret, generateSecretToken, hashSecretToken, secretTokenMatches } from './secret-tokens';
 export { TenantAccessService } from './tenant-access.service';
+export { grantTenantScope, trustedTenantScope } from './tenant-scope';
+export type { TenantScope } from './tenant-scope';
 export type { AccessRequirement } from './tenant-access.service';
 export { hashPassword, verifyPassword } from './passwords';

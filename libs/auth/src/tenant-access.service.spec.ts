@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuthReadsRepository } from './auth-reads.repository';
 import { TenantAccessService } from './tenant-access.service';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
@@ -45,7 +46,7 @@ describe('TenantAccessService standings', () => {
 
   it('sees an operator leaving a tenant once the 5 s standing read before has expired, not later', async () => {
     const db = database();
-    const access = new TenantAccessService(db, redis);
+    const access = new TenantAccessService(new AuthReadsRepository(db), redis);
     await access.require(operator, tenantID);
     db.role = null;
     await access.require(operator, tenantID);
@@ -59,10 +60,10 @@ describe('TenantAccessService standings', () => {
 
   it('takes an operator standing another replica read from Redis, until that copy expires', async () => {
     const first = database();
-    await new TenantAccessService(first, redis).require(operator, tenantID);
+    await new TenantAccessService(new AuthReadsRepository(first), redis).require(operator, tenantID);
     const second = database();
     second.role = null;
-    const replica = new TenantAccessService(second, redis);
+    const replica = new TenantAccessService(new AuthReadsRepository(second), redis);
     await replica.require(operator, tenantID);
     expect(second.reads).toBe(0);
 
@@ -73,10 +74,10 @@ describe('TenantAccessService standings', () => {
 
   it('refuses a plugin at once when its standing is forgotten (its connection removed)', async () => {
     const db = database();
-    const access = new TenantAccessService(db, redis);
+    const access = new TenantAccessService(new AuthReadsRepository(db), redis);
     await access.require(plugin, tenantID);
     db.installed = false;
-    await new TenantAccessService(database(), redis).forget(tenantID, `plugin:${plugin.pluginID}`);
+    await new TenantAccessService(new AuthReadsRepository(database()), redis).forget(tenantID, `plugin:${plugin.pluginID}`);
     expect(await refusalOf(access.require(plugin, tenantID))).toBe('Forbidden');
   });
 });

@@ -2,10 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { accessGranted } from './after-access';
+import { AuthReadsRepository } from './auth-reads.repository';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
+import { grantTenantScope, TenantScope } from './tenant-scope';
 
 /** What a principal may do on a tenant, as looked up (and cached briefly). */
 type Standing = 'no-tenant' | 'none' | 'member' | 'owner' | 'installed';
@@ -46,15 +48,23 @@ export class TenantAccessService {
   private readonly operatorStandings = new ExpiringCache<Standing>(LOCAL_OPERATOR_STANDINGS);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly reads: AuthReadsRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
-  async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
+  /**
+   * Throws 403 1004 (or 404 1062) unless the principal may act on the tenant;
+   * otherwise runs the request's work that waits for access (after-access.ts)
+   * and returns the scope that repository methods on its data require.
+   */
+  async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<TenantScope> {
     const standing = await this.standingOf(principal, tenantID);
     if (standing === 'no-tenant') throw new AppException(requirement.tenantNotFoundIs404 ? 'TenantNotFound' : 'Forbidden');
     const allowed = requirement.ownerOnly ? standing === 'owner' : standing !== 'none';
     if (!allowed) throw new AppException('Forbidden');
+    const pendingWork = accessGranted();
+    if (pendingWork) await pendingWork;
+    return grantTenantScope(tenantID);
   }
 
   /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
@@ -91,28 +101,14 @@ export class TenantAccessService {
   /** One query: tenant existence and the principal's standing in it. */
   private async lookUp(principal: Principal, tenantID: string): Promise<Standing> {
     if (principal.kind === 'operator') {
-      const rows: { tenant: string | null; role: 'owner' | 'member' | null }[] = await this.dataSource.query(
-        `SELECT t.id AS tenant, m.role
-           FROM (SELECT $1::uuid AS id) wanted
-           LEFT JOIN tenants t ON t.id = wanted.id
-           LEFT JOIN memberships m ON m.tenant_id = t.id AND m.operator_id = $2`,
-        [tenantID, principal.operatorID],
-      );
-      return rows[0].tenant === null ? 'no-tenant' : rows[0].role ?? 'none';
+      const found = await this.reads.operatorStanding(tenantID, principal.operatorID);
+      return found.tenantExists ? found.standing ?? 'none' : 'no-tenant';
     }
     if (principal.kind === 'plugin') {
-      const rows: { tenant: string | null; installed: boolean }[] = await this.dataSource.query(
-        `SELECT t.id AS tenant,
-                EXISTS (SELECT 1 FROM plugin_connections c
-                         WHERE c.tenant_id = t.id AND c.plugin_id = $2 AND c.status = 'live') AS installed
-           FROM (SELECT $1::uuid AS id) wanted
-           LEFT JOIN tenants t ON t.id = wanted.id`,
-        [tenantID, principal.pluginID],
-      );
-      return rows[0].tenant === null ? 'no-tenant' : rows[0].installed ? 'installed' : 'none';
+      const found = await this.reads.pluginStanding(tenantID, principal.pluginID);
+      return found.tenantExists ? (found.standing ? 'installed' : 'none') : 'no-tenant';
     }
     // A connection of another tenant: only whether this tenant exists is left to tell.
-    const rows: { exists: boolean }[] = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1) AS exists', [tenantID]);
-    return rows[0].exists ? 'none' : 'no-tenant';
+    return (await this.reads.tenantExists(tenantID)) ? 'none' : 'no-tenant';
   }
 }

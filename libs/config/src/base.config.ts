@@ -84,6 +84,34 @@ export class BaseConfig {
   @Min(0, { message: 'must be an integer 0-120000' })
   @Max(120_000, { message: 'must be an integer 0-120000' })
   SHUTDOWN_TIMEOUT_MS = 10_000;
+
+  /**
+   * How long an Idempotency-Key and its kept answer are kept (docs/idempotency.md),
+   * read by the apps whose create operations take one (services-api, plugins-helpdesk).
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 60-2592000' })
+  @Min(60, { message: 'must be an integer 60-2592000' })
+  @Max(30 * 86_400, { message: 'must be an integer 60-2592000' })
+  IDEMPOTENCY_KEY_RETENTION_SECONDS = 86_400;
+
+  /**
+   * How long a request holds its Idempotency-Key while it runs: a retry within
+   * it is 409 1981; past it (the process died) the key can be claimed again.
+   * Above the longest time limit of a create operation.
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 5-3600' })
+  @Min(5, { message: 'must be an integer 5-3600' })
+  @Max(3600, { message: 'must be an integer 5-3600' })
+  IDEMPOTENCY_LEASE_SECONDS = 60;
+
+  /** How often each replica deletes its app's expired Idempotency-Keys. */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 1-86400' })
+  @Min(1, { message: 'must be an integer 1-86400' })
+  @Max(86_400, { message: 'must be an integer 1-86400' })
+  IDEMPOTENCY_SWEEP_INTERVAL_SECONDS = 600;
 }
 
 /** The issuer and audience of operator JWTs, shared by the signer and the verifiers. */

@@ -10,3 +10,15 @@ export { IssueOperatorToken, IssueOperatorTokenPayload } from './operator-tokens
 export type { IssueOperatorTokenReply } from './operator-tokens/issue-operator-token.message';
 export { IssueTraceTokens, IssueTraceTokensPayload, MAX_TRACE_TOKEN_PLUGINS } from './trace-tokens/issue-trace-tokens.message';
 export type { IssuedTraceToken, IssueTraceTokensReply } from './trace-tokens/issue-trace-tokens.message';
+export { RegisterOperator, RegisterOperatorPayload } from './operators/register-operator.message';
+export type { RegisterOperatorReply } from './operators/register-operator.message';
+export { CheckOperatorEmail, CheckOperatorEmailPayload } from './operators/check-operator-email.message';
+export type { CheckOperatorEmailReply } from './operators/check-operator-email.message';
+export { CreateInvitation, CreateInvitationPayload } from './invitations/create-invitation.message';
+export type { CreateInvitationReply } from './invitations/create-invitation.message';
+export { WithdrawInvitation, WithdrawInvitationPayload } from './invitations/withdraw-invitation.message';
+export type { WithdrawInvitationReply } from './invitations/withdraw-invitation.message';
+export { CheckInvitation, CheckInvitationPayload } from './invitations/check-invitation.message';
+export type { CheckInvitationReply } from './invitations/check-invitation.message';
+export { AcceptInvitation, AcceptInvitationPayload } from './invitations/accept-invitation.message';
+export type { AcceptInvitationReply } from './invitations/accept-invitation.message';

@@ -4,3 +4,5 @@ export { DatabaseModule } from './database.module';
 export * from './entities';
 export { MIGRATIONS } from './migrations';
 export { runMigrations } from './run-migrations';
+export { firstRow, rows, run, sql } from './typed-sql';
+export type { Sql, SqlResult, SqlRunner } from './typed-sql';

@@ -78,6 +78,18 @@ export const ERROR_CATALOG = {
     status: 422,
     message: 'The domain provisioning provider does not accept this hostname.',
   },
+  IdempotencyKeyReused: {
+    code: 1980,
+    name: 'IdempotencyKeyReusedError',
+    status: 422,
+    message: 'This Idempotency-Key was already used with other parameters. Use a new key for a new request.',
+  },
+  IdempotencyRequestInProgress: {
+    code: 1981,
+    name: 'IdempotencyRequestInProgressError',
+    status: 409,
+    message: 'A request with this Idempotency-Key is still in progress. Try again in a moment.',
+  },
   InternalServiceTimeout: {
     code: 5904,
     name: 'InternalServiceTimeoutError',

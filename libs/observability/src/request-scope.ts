@@ -12,6 +12,12 @@ export interface RequestInScope {
   id: string;
   method?: string;
   url?: string;
+  /**
+   * Who the work acts for, once authenticated (`operator:<id>`, `plugin:<id>`,
+   * `pluginConnection:<id>`): the actor of the audit log, carried to other
+   * apps and jobs beside the request id.
+   */
+  actor?: string;
 }
 
 const scope = new AsyncLocalStorage<RequestInScope>();
@@ -30,9 +36,20 @@ export function runInRequest<T>(request: RequestInScope, work: () => T): T {
   return scope.run(request, work);
 }
 
-/** Runs `work` (and everything it starts) under `requestId`, carried by a message or job. */
-export function runWithRequestId<T>(requestId: string, work: () => T): T {
-  return scope.run({ id: requestId }, work);
+/** The actor of the work running now (see RequestInScope.actor). */
+export function currentActor(): string | undefined {
+  return scope.getStore()?.actor;
+}
+
+/** Records who the current request acts for, once its credential is verified. Outside any request it does nothing. */
+export function actAs(actor: string): void {
+  const store = scope.getStore();
+  if (store) store.actor = actor;
+}
+
+/** Runs `work` (and everything it starts) under `requestId` (and `actor`), carried by a message or job. */
+export function runWithRequestId<T>(requestId: string, work: () => T, actor?: string): T {
+  return scope.run(actor ? { id: requestId, actor } : { id: requestId }, work);
 }
 
 /** Runs `work` (and everything it starts) under no request id. */

@@ -44,3 +44,4 @@ export type {
 } from './stubs/trace-provider/trace-provider-stub';
 export { describeRequest, formatSummary, hostileRequests, judge, prepareHostileTargets, runHostileCampaign, TARGET_OPERATIONS } from './hostile';
 export type { AppRole, HostileCampaignOptions, HostileRequest, HostileSummary, HostileTargets, TargetOperation, Violation, ViolationKind } from './hostile';
+export { RecordingAuditTrail } from './recording-audit-trail';

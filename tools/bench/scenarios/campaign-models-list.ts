@@ -78,8 +78,7 @@ export async function campaignModelsList(context: BenchContext): Promise<void> {
   const sqlTimes: string[] = [];
   for (const benchCase of cases) {
     const page = Number(benchCase.query.page ?? 1);
-    const { sql, parameters } = lists.statementOf({
-      tenantID: benchCase.tenant,
+    const { statement, parameters } = lists.statementOf(benchCase.tenant, {
       page,
       perPage: 20,
       sortField: 'createdAt',
@@ -87,7 +86,7 @@ export async function campaignModelsList(context: BenchContext): Promise<void> {
       search: benchCase.query.search,
       filters: benchCase.query.filters ? { statuses: ['refused'] } : undefined,
     });
-    const plan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, parameters);
+    const plan: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`, parameters);
     process.stdout.write(`\nEXPLAIN ${benchCase.name}\n${plan.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
     sqlTimes.push(`${benchCase.name}: ${plan.find((row) => row['QUERY PLAN'].startsWith('Execution Time'))?.['QUERY PLAN'] ?? '?'}`);
   }

@@ -1,15 +1,17 @@
 import {
   ContactSessionsRepository,
-  ListContactSessionsService,
-  ListShortcutsService,
+  ListContactSessionsUseCase,
+  ListShortcutsUseCase,
   NotificationCountsRepository,
   ShortcutsRepository,
 } from '@apps/services-api';
+import { trustedTenantScope } from '@platform/auth';
 import { generateTestSigningKey, signOperatorToken } from '@platform/testing';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
 import { CpuResult, LoadResult, measureCpu, printScaleCheck, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
+import { passedAccessCheck } from '../passed-access-check';
 import { measureBare } from './bare-load';
 import { FULL_SCALE, loadConversationTenant, LoadedTenant, SMALL_SCALE } from './conversations-data';
 
@@ -67,104 +69,106 @@ export async function conversations(context: BenchContext): Promise<void> {
   const key = generateTestSigningKey();
   const tokenOf = async (operatorID: string) => `Bearer ${await signOperatorToken(key.privateKey, operatorID, { expiresInSeconds: 3600 })}`;
   const pool = new Pool({ connectionString: context.databaseUrl, max: POOL_SIZE });
-  const shortcuts = new ListShortcutsService(new ShortcutsRepository(bareDataSource(pool)));
-  const sessions = new ListContactSessionsService(new ContactSessionsRepository(bareDataSource(pool)));
+  const shortcutsOf = (dataSource: DataSource) => new ListShortcutsUseCase(passedAccessCheck, new ShortcutsRepository(dataSource));
+  const sessionsOf = (dataSource: DataSource) => new ListContactSessionsUseCase(passedAccessCheck, new ContactSessionsRepository(dataSource));
+  const shortcuts = shortcutsOf(bareDataSource(pool));
+  const sessions = sessionsOf(bareDataSource(pool));
   const notifications = new NotificationCountsRepository(bareDataSource(pool));
 
   const bigViewer = { tenantID: big.tenantID, operatorID: big.operatorIDs[0] };
   const smallViewer = { tenantID: small.tenantID, operatorID: small.operatorIDs[0] };
-  const bigVisible = (await shortcuts.list(bigViewer, {}, { page: 1, perPage: 20 })).meta.totalCount;
+  const operatorOf = (operatorID: string) => ({ kind: 'operator' as const, operatorID });
+  /** Operation 7 for a viewer, as the HTTP request would ask it. */
+  const listShortcuts = (use: ListShortcutsUseCase, viewer: typeof bigViewer, page: number, search?: string) =>
+    use.execute({ principal: operatorOf(viewer.operatorID), tenantID: viewer.tenantID, search, page: { page, perPage: 20 } });
+  /** Operation 11 for the viewer operator. */
+  const listSessions = (use: ListContactSessionsUseCase, tenant: typeof big, viewer: typeof bigViewer, page: number) =>
+    use.execute({ principal: operatorOf(viewer.operatorID), tenantID: tenant.tenantID, contactID: tenant.targetContactID, page: { page, perPage: 50 } });
+  const bigVisible = (await listShortcuts(shortcuts, bigViewer, 1)).meta.totalCount;
   const deepShortcutPage = Math.ceil(bigVisible / 20) - 1;
   const middleShortcutPage = Math.ceil(bigVisible / 40);
-  const visibleSessions = (await sessions.list(big.tenantID, big.targetContactID, { kind: 'operator', operatorID: bigViewer.operatorID }, { page: 1, perPage: 50 })).meta
-    .totalCount;
+  const visibleSessions = (await listSessions(sessions, big, bigViewer, 1)).meta.totalCount;
   const deepSessionPage = Math.ceil(visibleSessions / 50) - 1;
   const bigToken = await tokenOf(bigViewer.operatorID);
   const smallToken = await tokenOf(smallViewer.operatorID);
-  const operatorOf = (operatorID: string) => ({ kind: 'operator' as const, operatorID });
 
   const cases: Case[] = [
     {
       name: 'op 7 page 1, 1,000-shortcut tenant',
       path: `/v1/tenants/${small.tenantID}/operators/shortcuts`,
       authorization: smallToken,
-      bare: () => shortcuts.list(smallViewer, {}, { page: 1, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, smallViewer, 1),
     },
     {
       name: 'op 7 page 1, 100,000-shortcut tenant',
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts`,
       authorization: bigToken,
-      bare: () => shortcuts.list(bigViewer, {}, { page: 1, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, bigViewer, 1),
     },
     {
       name: `op 7 middle page ${middleShortcutPage} of ${Math.ceil(bigVisible / 20)}`,
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts?page=${middleShortcutPage}`,
       authorization: bigToken,
-      bare: () => shortcuts.list(bigViewer, {}, { page: middleShortcutPage, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, bigViewer, middleShortcutPage),
     },
     {
       name: `op 7 deep page ${deepShortcutPage} of ${Math.ceil(bigVisible / 20)}`,
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts?page=${deepShortcutPage}`,
       authorization: bigToken,
-      bare: () => shortcuts.list(bigViewer, {}, { page: deepShortcutPage, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, bigViewer, deepShortcutPage),
     },
     {
       name: 'op 7 search "a1b2" (selective)',
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts?search=a1b2`,
       authorization: bigToken,
-      bare: () => shortcuts.list(bigViewer, { search: 'a1b2' }, { page: 1, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, bigViewer, 1, 'a1b2'),
     },
     {
       name: 'op 7 search "entrega" (~20% match)',
       path: `/v1/tenants/${big.tenantID}/operators/shortcuts?search=entrega`,
       authorization: bigToken,
-      bare: () => shortcuts.list(bigViewer, { search: 'entrega' }, { page: 1, perPage: 20 }),
+      bare: () => listShortcuts(shortcuts, bigViewer, 1, 'entrega'),
     },
     {
       name: 'op 11 page 1, contact with 50 of 1,000 sessions',
       path: `/v1/tenants/${small.tenantID}/contacts/${small.targetContactID}/sessions?perPage=50`,
       authorization: smallToken,
-      bare: () => sessions.list(small.tenantID, small.targetContactID, operatorOf(smallViewer.operatorID), { page: 1, perPage: 50 }),
+      bare: () => listSessions(sessions, small, smallViewer, 1),
     },
     {
       name: 'op 11 page 1, contact with 5,000 of 1,000,000 sessions',
       path: `/v1/tenants/${big.tenantID}/contacts/${big.targetContactID}/sessions?perPage=50`,
       authorization: bigToken,
-      bare: () => sessions.list(big.tenantID, big.targetContactID, operatorOf(bigViewer.operatorID), { page: 1, perPage: 50 }),
+      bare: () => listSessions(sessions, big, bigViewer, 1),
     },
     {
       name: `op 11 deep page ${deepSessionPage} of ${Math.ceil(visibleSessions / 50)}`,
       path: `/v1/tenants/${big.tenantID}/contacts/${big.targetContactID}/sessions?perPage=50&page=${deepSessionPage}`,
       authorization: bigToken,
-      bare: () => sessions.list(big.tenantID, big.targetContactID, operatorOf(bigViewer.operatorID), { page: deepSessionPage, perPage: 50 }),
+      bare: () => listSessions(sessions, big, bigViewer, deepSessionPage),
     },
     {
       name: 'op 14, 1,000 notifications in the tenant',
       path: `/v1/tenants/${small.tenantID}/notifications`,
       authorization: smallToken,
-      bare: () => notifications.unreadCounts(small.tenantID, smallViewer.operatorID),
+      bare: () => notifications.unreadCounts(trustedTenantScope(small.tenantID), smallViewer.operatorID),
     },
     {
       name: 'op 14, 1,000,000 notifications in the tenant',
       path: `/v1/tenants/${big.tenantID}/notifications`,
       authorization: bigToken,
-      bare: () => notifications.unreadCounts(big.tenantID, bigViewer.operatorID),
+      bare: () => notifications.unreadCounts(trustedTenantScope(big.tenantID), bigViewer.operatorID),
     },
   ];
 
   await explainAll(pool, {
-    'op 7 page 1 (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: 1, perPage: 20 }),
-    'op 7 middle page (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: middleShortcutPage, perPage: 20 }),
-    'op 7 deep page (big)': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, {}, { page: deepShortcutPage, perPage: 20 }),
-    'op 7 search "a1b2"': (ds) => new ListShortcutsService(new ShortcutsRepository(ds)).list(bigViewer, { search: 'a1b2' }, { page: 1, perPage: 20 }),
-    'op 11 page 1 (operator)': (ds) =>
-      new ListContactSessionsService(new ContactSessionsRepository(ds)).list(big.tenantID, big.targetContactID, operatorOf(bigViewer.operatorID), { page: 1, perPage: 50 }),
-    'op 11 deep page (operator)': (ds) =>
-      new ListContactSessionsService(new ContactSessionsRepository(ds)).list(big.tenantID, big.targetContactID, operatorOf(bigViewer.operatorID), {
-        page: deepSessionPage,
-        perPage: 50,
-      }),
-    'op 14': (ds) => new NotificationCountsRepository(ds).unreadCounts(big.tenantID, bigViewer.operatorID),
+    'op 7 page 1 (big)': (ds) => listShortcuts(shortcutsOf(ds), bigViewer, 1),
+    'op 7 middle page (big)': (ds) => listShortcuts(shortcutsOf(ds), bigViewer, middleShortcutPage),
+    'op 7 deep page (big)': (ds) => listShortcuts(shortcutsOf(ds), bigViewer, deepShortcutPage),
+    'op 7 search "a1b2"': (ds) => listShortcuts(shortcutsOf(ds), bigViewer, 1, 'a1b2'),
+    'op 11 page 1 (operator)': (ds) => listSessions(sessionsOf(ds), big, bigViewer, 1),
+    'op 11 deep page (operator)': (ds) => listSessions(sessionsOf(ds), big, bigViewer, deepSessionPage),
+    'op 14': (ds) => new NotificationCountsRepository(ds).unreadCounts(trustedTenantScope(big.tenantID), bigViewer.operatorID),
   });
 
   const naive = await measureBare(

@@ -14,9 +14,11 @@ const ROUNDS = 2;
  * run: the two must be indistinguishable (same work on both paths). Each
  * request uses an address never asked for before, so none hits the
  * per-minute limit. services-api runs with the DNS check on (against a local
- * DNS server) and a local SMTP sink, as in the tests.
+ * DNS server) and a local SMTP sink, as in the tests; core-tenants answers
+ * the mail job's question whether an address has an account.
  */
 export async function emailVerification(context: BenchContext): Promise<void> {
+  const corePort = context.portBase + 1;
   const servicesPort = context.portBase + 2;
   const dataSource = createDataSource({ url: context.databaseUrl, poolSize: 2, applicationName: 'bench' });
   await dataSource.initialize();
@@ -31,12 +33,14 @@ export async function emailVerification(context: BenchContext): Promise<void> {
   const dns = await startDnsStub({ [DOMAIN]: { mx: [{ exchange: `mail.${DOMAIN}`, priority: 10 }] } });
   const env = {
     ...context.env,
+    CORE_TENANTS_PORT: String(corePort),
     SERVICES_API_PORT: String(servicesPort),
     SMTP_URL: smtp.url,
     EMAIL_DELIVERABILITY_CHECK: 'true',
     EMAIL_DNS_SERVERS: dns.server,
     EMAIL_VERIFICATION_REQUESTS_PER_IP: '1000000',
   };
+  const core = await startProcess('dist/apps/core-tenants/src/main.js', env);
   const services = await startProcess('dist/apps/services-api/src/main.js', env);
   let fresh = 0;
   let existing = 0;
@@ -52,6 +56,7 @@ export async function emailVerification(context: BenchContext): Promise<void> {
       connections: 8,
     });
   try {
+    await waitForHttp(`http://127.0.0.1:${corePort}/health/ready`);
     await waitForHttp(`http://127.0.0.1:${servicesPort}/health/ready`);
     // Warm-up: JIT, pools, the queue's first inserts.
     await run('warm-up', () => bodyFor(`warm-${fresh++}@${DOMAIN}`));
@@ -71,6 +76,7 @@ export async function emailVerification(context: BenchContext): Promise<void> {
     if (existing > EXISTING_ACCOUNTS) process.stdout.write(`warning: ${existing} requests for ${EXISTING_ACCOUNTS} existing accounts: some hit the per-minute limit\n`);
   } finally {
     await stopProcess(services);
+    await stopProcess(core);
     await smtp.close();
     await dns.close();
   }

@@ -1,7 +1,8 @@
-import { ContactSessionsRepository, ListContactSessionsService } from '@apps/services-api';
+import { ContactSessionsRepository, ListContactSessionsUseCase } from '@apps/services-api';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
+import { passedAccessCheck } from '../passed-access-check';
 
 /** 10,000,000 sessions over five years: one table, then the same rows in a partitioned one. */
 const SESSIONS = Number(process.env.BENCH_PARTITION_SESSIONS ?? 10_000_000);
@@ -194,7 +195,12 @@ async function explainOperation11(pool: Pool, page: number): Promise<Explained[]
       return (await pool.query(sql, parameters)).rows;
     },
   } as unknown as DataSource;
-  await new ListContactSessionsService(new ContactSessionsRepository(dataSource)).list(TENANT, TARGET_CONTACT, { kind: 'operator', operatorID: VIEWER }, { page, perPage: PER_PAGE });
+  await new ListContactSessionsUseCase(passedAccessCheck, new ContactSessionsRepository(dataSource)).execute({
+    principal: { kind: 'operator', operatorID: VIEWER },
+    tenantID: TENANT,
+    contactID: TARGET_CONTACT,
+    page: { page, perPage: PER_PAGE },
+  });
   const plans: Explained[] = [];
   for (const statement of recorded) plans.push(await explainText(pool, statement.sql, statement.parameters));
   return plans;

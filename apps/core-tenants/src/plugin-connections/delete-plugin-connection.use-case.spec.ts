@@ -1,4 +1,6 @@
-import type { CredentialStore, TenantAccessService } from '@platform/auth';
+import type { AuditRecord, AuditTrail } from '@platform/audit';
+import { trustedTenantScope } from '@platform/auth';
+import type { CredentialStore, TenantAccessService, TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import type { BillingCancellationWorker } from './billing/billing-cancellation.worker';
@@ -33,11 +35,12 @@ class FakeRemovals {
 
   asRepository(): PluginConnectionRemovalsRepository {
     return {
-      claim: async (_tenant: string, _id: string, claimID: string) => this.claimFor(claimID),
+      claim: async (_scope: TenantScope, _id: string, claimID: string) => this.claimFor(claimID),
       holds: async (_id: string, claimID: string) => this.claim?.id === claimID,
       release: async (_id: string, claimID: string) => {
         if (this.claim?.id === claimID) this.claim = undefined;
       },
+      transaction: async <T>(work: (runner: unknown) => Promise<T>) => work({ query: async () => [] }),
       complete: async () => {
         if (this.status !== 'live') return false;
         this.status = 'removed';
@@ -86,10 +89,22 @@ function useCase(kind: PluginConnectionKind) {
   const removals = new FakeRemovals(kind);
   const credentials = new FakeCredentials();
   const vms = new ControlledVms();
-  const access = { forget: async () => undefined } as unknown as TenantAccessService;
-  const cancellations = { nudge: () => undefined } as unknown as BillingCancellationWorker;
-  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS);
-  return { removals, credentials, vms, execute: () => remove.execute({ tenantID, pluginConnectionID }) };
+  /** Standings the use case made every replica forget, and cancellation rounds it asked for. */
+  const effects = { forgotten: [] as string[], nudges: 0 };
+  const access = {
+    forget: async (tenant: string, subject: string) => {
+      effects.forgotten.push(`${tenant} ${subject}`);
+    },
+  } as unknown as TenantAccessService;
+  const cancellations = {
+    nudge: () => {
+      effects.nudges += 1;
+    },
+  } as unknown as BillingCancellationWorker;
+  const audited: AuditRecord[] = [];
+  const audit = { record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) } as unknown as AuditTrail;
+  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS, audit);
+  return { removals, credentials, vms, effects, audited, execute: () => remove.execute({ scope: trustedTenantScope(tenantID), pluginConnectionID }) };
 }
 
 async function outcomeOf(promise: Promise<unknown>): Promise<string> {
@@ -108,21 +123,34 @@ const until = async (condition: () => boolean) => {
 
 describe('DeletePluginConnectionUseCase', () => {
   it('removes a paid connection, records its cancellation and revokes its token', async () => {
-    const { removals, credentials, execute } = useCase('paid');
+    const { removals, credentials, effects, audited, execute } = useCase('paid');
     expect(await outcomeOf(execute())).toBe('deleted');
     expect(removals).toMatchObject({ status: 'removed', cancellations: 1, claim: undefined });
+    expect(audited).toEqual([
+      { action: 'pluginConnection.deleted', targetID: pluginConnectionID, summary: { pluginID: 'plugin-1', kind: 'paid', vm: 'none', billing: 'cancellation scheduled' } },
+    ]);
     expect(credentials).toMatchObject({ marked: true, revoked: true });
+    expect(effects).toEqual({ forgotten: [`${tenantID} plugin:plugin-1`], nudges: 1 });
+  });
+
+  it('removes a plain connection without asking for a cancellation round', async () => {
+    const { removals, effects, execute } = useCase('plain');
+    expect(await outcomeOf(execute())).toBe('deleted');
+    expect(removals).toMatchObject({ status: 'removed', cancellations: 0 });
+    expect(effects.nudges).toBe(0);
   });
 
   it('gives the claim and the removal mark up when the VM provider fails: the connection is as before', async () => {
-    const { removals, credentials, vms, execute } = useCase('hosted');
+    const { removals, credentials, vms, effects, audited, execute } = useCase('hosted');
     const deleting = execute();
     await until(() => vms.pending.length === 1);
     expect(removals.claim).toBeDefined();
     vms.pending[0].reject(new Error('503'));
     expect(await outcomeOf(deleting)).toBe('BadGateway');
+    expect(audited).toEqual([]);
     expect(removals).toMatchObject({ status: 'live', claim: undefined });
     expect(credentials).toMatchObject({ marked: false, revoked: false });
+    expect(effects).toEqual({ forgotten: [], nudges: 0 });
   });
 
   it('gives the claim up and changes nothing when Redis cannot record the removal mark', async () => {

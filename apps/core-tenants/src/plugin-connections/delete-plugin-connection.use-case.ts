@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditTrail } from '@platform/audit';
 import { CredentialStore, TenantAccessService } from '@platform/auth';
-import { DeletePluginConnectionPayload, DeletePluginConnectionReply } from '@platform/contracts';
+import type { TenantScope } from '@platform/auth';
+import type { DeletePluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { propagatedHeaders } from '@platform/observability';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
@@ -23,6 +25,12 @@ export const removalClaimLeaseMs = (vmProviderTimeoutMs: number): number => vmPr
 /** How often a delete that found another removal in progress looks again. */
 const CLAIM_POLL_MS = 50;
 const REVOCATION_ATTEMPTS = 3;
+
+export interface DeletePluginConnectionCommand {
+  /** The tenant services-api checked the owner's access to. */
+  scope: TenantScope;
+  pluginConnectionID: string;
+}
 
 /**
  * Operation 1. No step holds a row lock or a database connection while the
@@ -59,12 +67,13 @@ export class DeletePluginConnectionUseCase {
     private readonly access: TenantAccessService,
     private readonly cancellations: BillingCancellationWorker,
     @Inject(REMOVAL_CLAIM_LEASE_MS) private readonly claimLeaseMs: number,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async execute(payload: DeletePluginConnectionPayload): Promise<DeletePluginConnectionReply> {
-    const { tenantID, pluginConnectionID } = payload;
+  async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
+    const { scope, pluginConnectionID } = command;
     const claimID = randomUUID();
-    const connection = await this.claim(tenantID, pluginConnectionID, claimID);
+    const connection = await this.claim(scope, pluginConnectionID, claimID);
 
     await this.credentials.beginRemoval(pluginConnectionID).catch(async (error: unknown) => {
       await this.giveUp(pluginConnectionID, claimID, { removalBegun: false });
@@ -76,23 +85,40 @@ export class DeletePluginConnectionUseCase {
         throw new AppException('BadGateway', { cause: error });
       });
     }
-    const completed = await this.removals.complete(tenantID, pluginConnectionID, propagatedHeaders() ?? null).catch(async (error: unknown) => {
-      await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
-      throw error;
-    });
+    const completed = await this.removals
+      .transaction(async (runner) => {
+        const removed = await this.removals.complete(scope, pluginConnectionID, propagatedHeaders() ?? null, runner);
+        if (removed) {
+          await this.audit.record(runner, scope, {
+            action: 'pluginConnection.deleted',
+            targetID: pluginConnectionID,
+            summary: {
+              pluginID: connection.pluginID,
+              kind: connection.kind,
+              vm: connection.kind === 'hosted' && connection.vmID ? 'deleted' : 'none',
+              billing: connection.kind === 'paid' ? 'cancellation scheduled' : 'none',
+            },
+          });
+        }
+        return removed;
+      })
+      .catch(async (error: unknown) => {
+        await this.giveUp(pluginConnectionID, claimID, { removalBegun: true });
+        throw error;
+      });
     // Another removal, which took over a claim of ours that had lapsed, completed it first.
     if (!completed) throw new AppException('PluginConnectionNotFound');
 
     await this.revoke(pluginConnectionID);
-    await this.access.forget(tenantID, `plugin:${connection.pluginID}`).catch(() => undefined);
+    await this.access.forget(scope.tenantID, `plugin:${connection.pluginID}`).catch(() => undefined);
     if (connection.kind === 'paid') this.cancellations.nudge();
     return { deleted: true };
   }
 
   /** Claims the connection, waiting out another removal in progress; 404 1054 once it is not live. */
-  private async claim(tenantID: string, pluginConnectionID: string, claimID: string): Promise<ClaimedConnection> {
+  private async claim(scope: TenantScope, pluginConnectionID: string, claimID: string): Promise<ClaimedConnection> {
     for (;;) {
-      const outcome = await this.removals.claim(tenantID, pluginConnectionID, claimID, this.claimLeaseMs);
+      const outcome = await this.removals.claim(scope, pluginConnectionID, claimID, this.claimLeaseMs);
       if (outcome === 'not-live') throw new AppException('PluginConnectionNotFound');
       if (outcome !== 'claimed-elsewhere') return outcome;
       await sleep(CLAIM_POLL_MS);

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditTrail } from '@platform/audit';
 import { generateSecretToken, hashSecretToken } from '@platform/auth';
-import { InstallPluginConnectionPayload, InstallPluginConnectionReply } from '@platform/contracts';
-import type { PluginConnectionKind } from '@platform/database';
-import { AppException, violatedUniqueConstraint } from '@platform/errors';
-import { DataSource } from 'typeorm';
+import type { TenantScope } from '@platform/auth';
+import type { InstallPluginConnectionReply } from '@platform/contracts';
+import { AppException } from '@platform/errors';
 import { BillingProvider } from './billing/billing.provider';
+import { InstallTarget, PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
 import { VmProvider } from './vms/vm.provider';
 
-interface PluginRow {
-  kind: PluginConnectionKind;
-  price: string | null;
-  image: string | null;
-  subscription: string | null;
-  installed: boolean;
+export interface InstallPluginConnectionCommand {
+  /** The tenant services-api checked the owner's access to. */
+  scope: TenantScope;
+  pluginID: string;
 }
 
 /** Provider resources made for a connection before its row exists. */
@@ -33,53 +32,61 @@ export class InstallPluginConnectionUseCase {
   private readonly logger = new Logger(InstallPluginConnectionUseCase.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly installs: PluginConnectionInstallsRepository,
     private readonly billing: BillingProvider,
     private readonly vms: VmProvider,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async execute(payload: InstallPluginConnectionPayload): Promise<InstallPluginConnectionReply> {
-    const plugin = await this.findPlugin(payload);
+  async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
+    const { scope, pluginID } = command;
+    const plugin = await this.installs.findTarget(scope, pluginID);
+    if (!plugin) throw AppException.validation([{ field: 'pluginID', received: pluginID, allowed: 'the id of an existing plugin' }]);
     if (plugin.installed) throw new AppException('PluginAlreadyInstalled');
 
     const pluginConnectionID = randomUUID();
     const token = generateSecretToken();
-    const resources = await this.provision(plugin, payload, pluginConnectionID);
+    const resources = await this.provision(plugin, command, pluginConnectionID);
+    let outcome: 'inserted' | 'already-installed';
     try {
-      await this.dataSource.query(
-        `INSERT INTO plugin_connections (id, tenant_id, plugin_id, kind, token_hash, subscription_item_id, vm_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [pluginConnectionID, payload.tenantID, payload.pluginID, plugin.kind, hashSecretToken(token), resources.subscriptionItemId, resources.vmId],
-      );
+      // The row and its audit record commit together (a lost unique race rolls both back).
+      outcome = await this.installs.transaction(async (runner) => {
+        const inserted = await this.installs.insert(
+          scope,
+          {
+            pluginConnectionID,
+            pluginID,
+            kind: plugin.kind,
+            tokenHash: hashSecretToken(token),
+            subscriptionItemId: resources.subscriptionItemId,
+            vmId: resources.vmId,
+          },
+          runner,
+        );
+        if (inserted === 'inserted') {
+          await this.audit.record(runner, scope, {
+            action: 'pluginConnection.installed',
+            targetID: pluginConnectionID,
+            summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemId ? 'subscribed' : 'none', vm: resources.vmId ? 'created' : 'none' },
+          });
+        }
+        return inserted;
+      });
     } catch (error) {
       await this.release(resources);
-      // Two installs raced: the unique index on live (tenant, plugin) let one through.
-      if (violatedUniqueConstraint(error) === 'plugin_connections_live_tenant_plugin_key') throw new AppException('PluginAlreadyInstalled');
       throw error;
     }
-    return { pluginConnectionID, pluginConnectionToken: token, pluginID: payload.pluginID, kind: plugin.kind };
-  }
-
-  private async findPlugin(payload: InstallPluginConnectionPayload): Promise<PluginRow> {
-    const rows: PluginRow[] = await this.dataSource.query(
-      `SELECT p.connection_kind AS kind, p.billing_price_id AS price, p.vm_image AS image,
-              t.billing_subscription_id AS subscription,
-              EXISTS (SELECT 1 FROM plugin_connections c
-                       WHERE c.tenant_id = t.id AND c.plugin_id = p.id AND c.status = 'live') AS installed
-         FROM plugins p, tenants t
-        WHERE p.id = $1 AND t.id = $2`,
-      [payload.pluginID, payload.tenantID],
-    );
-    if (rows.length === 0) {
-      throw AppException.validation([{ field: 'pluginID', received: payload.pluginID, allowed: 'the id of an existing plugin' }]);
+    if (outcome === 'already-installed') {
+      await this.release(resources);
+      throw new AppException('PluginAlreadyInstalled');
     }
-    return rows[0];
+    return { pluginConnectionID, pluginConnectionToken: token, pluginID, kind: plugin.kind };
   }
 
-  private async provision(plugin: PluginRow, payload: InstallPluginConnectionPayload, pluginConnectionID: string): Promise<ProvisionedResources> {
+  private async provision(plugin: InstallTarget, command: InstallPluginConnectionCommand, pluginConnectionID: string): Promise<ProvisionedResources> {
     if (plugin.kind === 'paid') {
       if (!plugin.subscription) throw new AppException('TenantBillingNotConfigured');
-      if (!plugin.price) throw new Error(`paid plugin ${payload.pluginID} has no billing price`);
+      if (!plugin.price) throw new Error(`paid plugin ${command.pluginID} has no billing price`);
       const subscriptionItemId = await this.billing
         .createSubscriptionItem({ subscriptionId: plugin.subscription, priceId: plugin.price, idempotencyKey: `install-${pluginConnectionID}` })
         .catch((error: unknown) => {
@@ -89,7 +96,7 @@ export class InstallPluginConnectionUseCase {
     }
     if (plugin.kind === 'hosted') {
       const vmId = await this.vms
-        .createVm({ image: plugin.image ?? 'default', tenantID: payload.tenantID, pluginConnectionID })
+        .createVm({ image: plugin.image ?? 'default', tenantID: command.scope.tenantID, pluginConnectionID })
         .catch((error: unknown) => {
           throw new AppException('BadGateway', { cause: error });
         });

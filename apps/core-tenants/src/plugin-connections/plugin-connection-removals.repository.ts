@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
+import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
 import { DataSource } from 'typeorm';
 
 /** What removing a connection needs to know of it. */
@@ -12,65 +14,26 @@ export interface ClaimedConnection {
 /** Why a connection was not claimed: it is not live on this tenant, or another removal holds it. */
 export type ClaimRefusal = 'not-live' | 'claimed-elsewhere';
 
-/**
- * The removal of plugin connections (docs/plugin-connections.md). Every
- * statement here commits on its own, so that no row lock and no pool
- * connection is held while the VM provider is called between them.
- */
-@Injectable()
-export class PluginConnectionRemovalsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /**
-   * Claims a live connection of the tenant for removal until the lease runs
-   * out, unless another removal holds an unexpired claim. The lease is read
-   * from PostgreSQL's clock, so every replica agrees on it.
-   */
-  async claim(tenantID: string, pluginConnectionID: string, claimID: string, leaseMs: number): Promise<ClaimedConnection | ClaimRefusal> {
-    const [claimed]: [ClaimedConnection[], number] = await this.dataSource.query(
-      `UPDATE plugin_connections
+const CLAIM = sql<ClaimedConnection, [pluginConnectionID: string, tenantID: string, claimID: string, leaseSeconds: number]>(
+  `UPDATE plugin_connections
           SET removal_claim_id = $3, removal_claimed_until = now() + make_interval(secs => $4)
         WHERE id = $1 AND tenant_id = $2 AND status = 'live'
           AND (removal_claimed_until IS NULL OR removal_claimed_until <= now())
         RETURNING plugin_id AS "pluginID", kind, vm_id AS "vmID"`,
-      [pluginConnectionID, tenantID, claimID, leaseMs / 1000],
-    );
-    if (claimed.length > 0) return claimed[0];
-    const live: unknown[] = await this.dataSource.query(`SELECT 1 FROM plugin_connections WHERE id = $1 AND tenant_id = $2 AND status = 'live'`, [
-      pluginConnectionID,
-      tenantID,
-    ]);
-    return live.length > 0 ? 'claimed-elsewhere' : 'not-live';
-  }
+);
 
-  /** Whether the claim is still this one's (a claim whose lease ran out may have been taken over). */
-  async holds(pluginConnectionID: string, claimID: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM plugin_connections WHERE id = $1 AND removal_claim_id = $2`, [
-      pluginConnectionID,
-      claimID,
-    ]);
-    return rows.length > 0;
-  }
+const IS_LIVE = sql<object, [pluginConnectionID: string, tenantID: string]>(
+  `SELECT 1 FROM plugin_connections WHERE id = $1 AND tenant_id = $2 AND status = 'live'`,
+);
 
-  /** Gives a failed removal's claim up: the connection is live and unclaimed, as before. */
-  async release(pluginConnectionID: string, claimID: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE plugin_connections SET removal_claim_id = NULL, removal_claimed_until = NULL WHERE id = $1 AND removal_claim_id = $2`,
-      [pluginConnectionID, claimID],
-    );
-  }
+const HOLDS_CLAIM = sql<object, [pluginConnectionID: string, claimID: string]>(`SELECT 1 FROM plugin_connections WHERE id = $1 AND removal_claim_id = $2`);
 
-  /**
-   * Removes the connection and, for a paid one, records its subscription
-   * item for cancellation (billing_cancellations, the outbox the cancellation
-   * worker reads): one statement, so both or neither. False if the connection
-   * is no longer live because another removal completed it first. Whose claim
-   * it is does not matter here: once the provider side is gone, the
-   * connection must go.
-   */
-  async complete(tenantID: string, pluginConnectionID: string, headers: Record<string, string> | null): Promise<boolean> {
-    const rows: { removed: number }[] = await this.dataSource.query(
-      `WITH removed AS (
+const RELEASE_CLAIM = sql<never, [pluginConnectionID: string, claimID: string]>(
+  `UPDATE plugin_connections SET removal_claim_id = NULL, removal_claimed_until = NULL WHERE id = $1 AND removal_claim_id = $2`,
+);
+
+const COMPLETE = sql<{ removed: number }, [pluginConnectionID: string, tenantID: string, headers: Record<string, string> | null]>(
+  `WITH removed AS (
          UPDATE plugin_connections
             SET status = 'removed', removed_at = now(), removal_claim_id = NULL, removal_claimed_until = NULL
           WHERE id = $1 AND tenant_id = $2 AND status = 'live'
@@ -81,8 +44,57 @@ export class PluginConnectionRemovalsRepository {
          ON CONFLICT (subscription_item_id) DO NOTHING
        )
        SELECT count(*)::int AS removed FROM removed`,
-      [pluginConnectionID, tenantID, headers],
-    );
-    return rows[0].removed > 0;
+);
+
+/**
+ * The removal of plugin connections (docs/plugin-connections.md). Every
+ * statement here commits on its own, so that no row lock and no pool
+ * connection is held while the VM provider is called between them.
+ */
+@Injectable()
+export class PluginConnectionRemovalsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Runs `work` in one short transaction: the completion and its audit record, never a provider call. */
+  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(manager));
+  }
+
+  /**
+   * Claims a live connection of the tenant for removal until the lease runs
+   * out, unless another removal holds an unexpired claim. The lease is read
+   * from PostgreSQL's clock, so every replica agrees on it.
+   */
+  async claim(scope: TenantScope, pluginConnectionID: string, claimID: string, leaseMs: number): Promise<ClaimedConnection | ClaimRefusal> {
+    const claimed = await firstRow(this.dataSource, CLAIM, [pluginConnectionID, scope.tenantID, claimID, leaseMs / 1000]);
+    if (claimed) return claimed;
+    const live = await rows(this.dataSource, IS_LIVE, [pluginConnectionID, scope.tenantID]);
+    return live.length > 0 ? 'claimed-elsewhere' : 'not-live';
+  }
+
+  /**
+   * Whether the claim is still this one's (a claim whose lease ran out may
+   * have been taken over). No scope: only a scoped `claim` hands out a claim id.
+   */
+  async holds(pluginConnectionID: string, claimID: string): Promise<boolean> {
+    return (await rows(this.dataSource, HOLDS_CLAIM, [pluginConnectionID, claimID])).length > 0;
+  }
+
+  /** Gives a failed removal's claim up: the connection is live and unclaimed, as before. Keyed by the claim, as `holds`. */
+  async release(pluginConnectionID: string, claimID: string): Promise<void> {
+    await run(this.dataSource, RELEASE_CLAIM, [pluginConnectionID, claimID]);
+  }
+
+  /**
+   * Removes the connection and, for a paid one, records its subscription
+   * item for cancellation (billing_cancellations, the outbox the cancellation
+   * worker reads): one statement, so both or neither. False if the connection
+   * is no longer live because another removal completed it first. Whose claim
+   * it is does not matter here: once the provider side is gone, the
+   * connection must go.
+   */
+  async complete(scope: TenantScope, pluginConnectionID: string, headers: Record<string, string> | null, runner: SqlRunner = this.dataSource): Promise<boolean> {
+    const row = await firstRow(runner, COMPLETE, [pluginConnectionID, scope.tenantID, headers]);
+    return (row?.removed ?? 0) > 0;
   }
 }

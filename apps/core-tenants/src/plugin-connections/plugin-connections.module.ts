@@ -3,10 +3,14 @@ import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CoreTenantsConfig } from '../config';
 import { BillingProvider } from './billing/billing.provider';
 import { BillingCancellationMetrics } from './billing/billing-cancellation-metrics';
-import { BillingCancellationWorker, CANCELLATION_SCHEDULE } from './billing/billing-cancellation.worker';
+import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
+import { BillingCancellationsRepository } from './billing/billing-cancellations.repository';
+import { CancelDueSubscriptionItemUseCase } from './billing/cancel-due-subscription-item.use-case';
+import { CANCELLATION_SCHEDULE } from './billing/cancellation-schedule';
 import { StripeBillingProvider } from './billing/stripe-billing.provider';
 import { DeletePluginConnectionUseCase, REMOVAL_CLAIM_LEASE_MS, removalClaimLeaseMs } from './delete-plugin-connection.use-case';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
 import { PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { PluginConnectionsRpcController } from './plugin-connections.rpc-controller';
 import { RestVmProvider } from './vms/rest-vm.provider';
@@ -50,8 +54,11 @@ export class PluginConnectionsModule {
           },
         },
         { provide: REMOVAL_CLAIM_LEASE_MS, useValue: removalClaimLeaseMs(config.VM_PROVIDER_TIMEOUT_MS) },
+        BillingCancellationsRepository,
+        CancelDueSubscriptionItemUseCase,
         BillingCancellationWorker,
         BillingCancellationMetrics,
+        PluginConnectionInstallsRepository,
         PluginConnectionRemovalsRepository,
         InstallPluginConnectionUseCase,
         DeletePluginConnectionUseCase,

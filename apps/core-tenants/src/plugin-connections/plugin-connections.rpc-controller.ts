@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { trustedTenantScope } from '@platform/auth';
 import {
   DeletePluginConnection,
   DeletePluginConnectionPayload,
@@ -24,11 +25,11 @@ export class PluginConnectionsRpcController {
 
   @MessagePattern(InstallPluginConnection.pattern)
   installConnection(@Payload() payload: InstallPluginConnectionPayload): Promise<InstallPluginConnectionReply> {
-    return this.install.execute(payload);
+    return this.install.execute({ scope: trustedTenantScope(payload.tenantID), pluginID: payload.pluginID });
   }
 
   @MessagePattern(DeletePluginConnection.pattern)
   deleteConnection(@Payload() payload: DeletePluginConnectionPayload): Promise<DeletePluginConnectionReply> {
-    return this.remove.execute(payload);
+    return this.remove.execute({ scope: trustedTenantScope(payload.tenantID), pluginConnectionID: payload.pluginConnectionID });
   }
 }

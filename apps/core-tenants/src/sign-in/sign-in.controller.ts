@@ -1,14 +1,14 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { SignInBody, SignInResponse } from './sign-in.dto';
-import { SignInService } from './sign-in.service';
 import { ApiErrors } from '@platform/http-common';
+import { SignInBody, SignInResponse } from './sign-in.dto';
+import { SignInOperatorUseCase } from './sign-in-operator.use-case';
 
 @ApiTags('Operators')
 @Controller('v1/operators')
 export class SignInController {
-  constructor(private readonly signIns: SignInService) {}
+  constructor(private readonly signInOperator: SignInOperatorUseCase) {}
 
   @Post('sign-in')
   @HttpCode(200)
@@ -21,6 +21,6 @@ export class SignInController {
   @ApiOkResponse({ type: SignInResponse })
   @ApiErrors('Unauthorized', 'TooManyRequests')
   async signIn(@Body() body: SignInBody, @Req() request: FastifyRequest): Promise<SignInResponse> {
-    return { data: await this.signIns.signIn(body.operatorEmail, body.password, request.ip) };
+    return { data: await this.signInOperator.execute({ operatorEmail: body.operatorEmail, password: body.password, clientIp: request.ip }) };
   }
 }

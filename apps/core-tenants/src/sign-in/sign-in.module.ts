@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { OperatorCredentialsRepository } from './operator-credentials.repository';
 import { SignInController } from './sign-in.controller';
-import { SignInService } from './sign-in.service';
+import { SignInOperatorUseCase } from './sign-in-operator.use-case';
 
-@Module({ controllers: [SignInController], providers: [SignInService] })
+@Module({ controllers: [SignInController], providers: [OperatorCredentialsRepository, SignInOperatorUseCase] })
 export class SignInModule {}

@@ -1,17 +1,17 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, Principal, TenantAccessService } from '@platform/auth';
-import { AppException } from '@platform/errors';
-import { OperatorTenantList, TenantDetailsResponse, TenantParams } from './tenant.dto';
-import { TenantsRepository } from './tenants.repository';
+import { Auth, CurrentPrincipal, OperatorPrincipal, Principal } from '@platform/auth';
 import { ApiErrors } from '@platform/http-common';
+import { ListOperatorTenantsUseCase } from './list-operator-tenants.use-case';
+import { ReadTenantUseCase } from './read-tenant.use-case';
+import { OperatorTenantList, TenantDetailsResponse, TenantParams } from './tenant.dto';
 
 @ApiTags('Tenants')
 @Controller()
 export class TenantsController {
   constructor(
-    private readonly tenants: TenantsRepository,
-    private readonly access: TenantAccessService,
+    private readonly listTenants: ListOperatorTenantsUseCase,
+    private readonly readTenant: ReadTenantUseCase,
   ) {}
 
   /** Operation 15 of SPEC.md. */
@@ -20,7 +20,7 @@ export class TenantsController {
   @ApiOperation({ summary: 'List the tenants of the operator token', description: 'Each with the operator\'s role in it, by name.' })
   @ApiOkResponse({ type: OperatorTenantList })
   async list(@CurrentPrincipal() principal: OperatorPrincipal): Promise<OperatorTenantList> {
-    return { data: await this.tenants.listForOperator(principal.operatorID) };
+    return { data: await this.listTenants.execute({ principal }) };
   }
 
   /** A tenant's public details, for its operators, its installed plugins and its own connections. */
@@ -30,9 +30,6 @@ export class TenantsController {
   @ApiErrors('TenantNotFound')
   @ApiOkResponse({ type: TenantDetailsResponse })
   async read(@CurrentPrincipal() principal: Principal, @Param() params: TenantParams): Promise<TenantDetailsResponse> {
-    await this.access.require(principal, params.tenantID, { tenantNotFoundIs404: true });
-    const details = await this.tenants.findDetails(params.tenantID);
-    if (!details) throw new AppException('TenantNotFound');
-    return { data: details };
+    return { data: await this.readTenant.execute({ principal, tenantID: params.tenantID }) };
   }
 }

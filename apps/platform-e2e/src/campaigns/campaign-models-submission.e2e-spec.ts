@@ -1,5 +1,6 @@
 import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { APP_SECRET, authorized, CampaignPlatform, ERRORS, modelBody, readModelUntil, startCampaignPlatform } from './campaign-platform';
 
 describe('template submission in the background, and status sync by webhook', () => {
@@ -15,18 +16,15 @@ describe('template submission in the background, and status sync by webhook', ()
     Number((await context.platform.dataSource.query('SELECT submission_attempts FROM campaign_models WHERE id = $1', [campaignModelID]))[0].submission_attempts);
 
   /** Waits until no submission job of the model is waiting or running. */
-  async function jobsSettled(campaignModelID: string): Promise<void> {
-    for (let attempt = 0; attempt < 60; attempt += 1) {
+  const jobsSettled = (campaignModelID: string) =>
+    eventually(async () => {
       const rows: { open: string }[] = await context.platform.dataSource.query(
         `SELECT count(*) AS open FROM pgboss.job WHERE name = 'campaign-model-submission' AND data->>'campaignModelID' = $1
             AND state IN ('created', 'retry', 'active')`,
         [campaignModelID],
       );
-      if (Number(rows[0].open) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    throw new Error('submission jobs never settled');
-  }
+      expect(Number(rows[0].open)).toBe(0);
+    }, 15_000);
 
   beforeAll(async () => {
     context = await startCampaignPlatform();
@@ -45,10 +43,7 @@ describe('template submission in the background, and status sync by webhook', ()
       expect(new Date(model.processingAt!).toISOString()).toBe(model.processingAt);
 
       // Let the background job fail against the still-down provider at least once more.
-      for (let attempt = 0; attempt < 60 && (await attemptsOf(model.campaignModelID)) < 2; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      expect(await attemptsOf(model.campaignModelID)).toBeGreaterThanOrEqual(2);
+      await eventually(async () => expect(await attemptsOf(model.campaignModelID)).toBeGreaterThanOrEqual(2), 15_000);
       expect((await readModelUntil(context, model.campaignModelID, () => true)).campaignModelStatus).toBe('awaiting_submission');
 
       context.stub.mode = 'accept';

@@ -1,5 +1,6 @@
 import { CampaignFixtures, MessagingChannelFixture, WhatsAppTemplateStub } from '@platform/testing';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { eventually } from '../support/eventually';
 
 export const APP_SECRET = 'test-app-secret-0123456789';
 
@@ -95,24 +96,22 @@ export function authorized(token: string, extra: Record<string, string> = {}): R
   return { authorization: `Bearer ${token}`, ...extra };
 }
 
-/** Polls a model until `done` holds (background work), failing after `attempts` reads. */
+/** Reads a model until `done` holds (background work) and returns it; past the deadline, fails showing the last state read. */
 export async function readModelUntil(
   context: CampaignPlatform,
   campaignModelID: string,
   done: (model: Record<string, any>) => boolean,
-  attempts = 60,
+  timeoutMs = 15_000,
 ): Promise<Record<string, any>> {
-  let model: Record<string, any> = {};
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
+  return eventually(async () => {
     const { data } = await context.platform.api.services.GET('/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}', {
       params: { path: { tenantID: context.tenantID, campaignModelID } },
       headers: authorized(context.owner.token),
     });
-    model = data!.campaignModel;
-    if (done(model)) return model;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`model ${campaignModelID} never reached the expected state; last: ${JSON.stringify(model)}`);
+    const model: Record<string, any> = data!.campaignModel;
+    if (!done(model)) throw new Error(`model ${campaignModelID} has not reached the expected state; last: ${JSON.stringify(model)}`);
+    return model;
+  }, timeoutMs);
 }
 
 /** SPEC.md's error bodies, exactly. */

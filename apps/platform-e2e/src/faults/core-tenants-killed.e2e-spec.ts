@@ -77,9 +77,13 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
     const [victim] = platform.replicas['core-tenants'];
     // A slow VM provider keeps the hosted deletes in flight, row locks held, when the kill lands.
     platform.stubs.vms.latencyMs = 300;
-    const burst = doomed.map((connection) => remove(balancer.api, connection));
-    // Kill once the burst is under way: some deletes done, some in flight on the victim.
-    await Promise.race([Promise.all(burst.slice(0, 5)), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    let answered = 0;
+    const burst = doomed.map((connection) => remove(balancer.api, connection).finally(() => (answered += 1)));
+    // Kill once the burst is under way: some deletes done, hosted ones waiting on the VM provider.
+    await eventually(() => {
+      expect(answered).toBeGreaterThanOrEqual(5);
+      expect(platform.stubs.vms.inFlight).toBeGreaterThan(0);
+    });
     victim.kill('SIGKILL');
     answers.push(...(await Promise.all(burst)));
     platform.stubs.vms.latencyMs = 0;

@@ -20,8 +20,20 @@ describe('PostgreSQL connections of the apps', () => {
 
   it.each<AppName>(['core-tenants', 'services-api', 'plugins-helpdesk'])('%s: every statement is bounded by the statement timeout', async (name) => {
     const dataSource = platform.apps[name]!.get(DataSource);
-    // Several at once, so that a pool hands out several server connections, each asked.
-    const answers = await Promise.all(Array.from({ length: 6 }, () => dataSource.query('SELECT current_setting($1) AS timeout, pg_sleep(0.05)', ['statement_timeout'])));
-    expect(answers.map(([row]) => row.timeout)).toEqual(Array(6).fill(`${STATEMENT_TIMEOUT_MS / 1000}s`));
+    // Several transactions open at once (fewer than the pool holds): each has a server connection of its own, each asked.
+    const runners = Array.from({ length: 4 }, () => dataSource.createQueryRunner());
+    try {
+      await Promise.all(runners.map((runner) => runner.startTransaction()));
+      const answers: { timeout: string; backend: number }[][] = await Promise.all(
+        runners.map((runner) => runner.query('SELECT current_setting($1) AS timeout, pg_backend_pid() AS backend', ['statement_timeout'])),
+      );
+      expect(new Set(answers.map(([row]) => row.backend)).size).toBe(runners.length);
+      expect(answers.map(([row]) => row.timeout)).toEqual(Array(runners.length).fill(`${STATEMENT_TIMEOUT_MS / 1000}s`));
+    } finally {
+      for (const runner of runners) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    }
   });
 });

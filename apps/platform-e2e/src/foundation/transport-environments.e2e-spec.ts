@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { DeletePluginConnection } from '@platform/contracts';
 import { AppException } from '@platform/errors';
+import { runWithRequestId } from '@platform/observability';
 import { PluginConnectionFixture, TEST_REDIS_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +72,8 @@ describe('two environments on one Redis server', () => {
 
   it('still serves the first environment\'s own requests', async () => {
     const client = first.apps['services-api']!.get(TransportClient);
-    await client.send(DeletePluginConnection, { tenantID: firstTenantID, pluginConnectionID: firstConnection.pluginConnectionID });
+    // A removal is audited, so it is sent for someone, as services-api does for the operator who asked.
+    await runWithRequestId('transport-environments', () => client.send(DeletePluginConnection, { tenantID: firstTenantID, pluginConnectionID: firstConnection.pluginConnectionID }), `operator:${randomUUID()}`);
     expect(await firstStatus()).toBe('removed');
     expect(await firstTokenWorks()).toBe(false);
   });

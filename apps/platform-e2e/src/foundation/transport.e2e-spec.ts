@@ -6,6 +6,7 @@ import { TEST_REDIS_URL } from '@platform/testing';
 import { replyChannel, TransportClient, transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 /** services-api and core-tenants over the real Redis transport. */
@@ -46,18 +47,35 @@ describe('Redis transport between services-api and core-tenants', () => {
     await second.startAllMicroservices();
     await second.init();
     const listener = new Redis(TEST_REDIS_URL);
-    const replies: unknown[] = [];
+    const monitor = await new Redis(TEST_REDIS_URL).monitor();
+    const replies: { id?: string; response?: { from?: string } }[] = [];
+    /** Which Redis clients claimed each request id: every replica tries, one wins (exactly-once-redis.server.ts). */
+    const claimants = new Map<string, Set<string>>();
     try {
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        const [command, key] = args;
+        const requestId = command?.toLowerCase() === 'set' && key?.startsWith('transport:v1:claim:') ? key.split(':').at(-1) : undefined;
+        if (requestId) claimants.set(requestId, (claimants.get(requestId) ?? new Set()).add(source));
+      });
       await listener.subscribe(replyChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! }), TransportPing.pattern));
       listener.on('message', (_, message) => replies.push(JSON.parse(message)));
       for (let index = 0; index < 10; index += 1) {
         await client.send(TransportPing, { sentAt: new Date().toISOString(), from: `replica-test-${index}` });
       }
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const answers = replies.filter((reply) => (reply as { response?: unknown }).response !== undefined);
-      expect(answers).toHaveLength(10);
+      // Barrier: both replicas have taken up a request sent after the ten, so each has long decided on the ten
+      // (a replica handles its requests in the order they arrive), and a second answer would have been published.
+      await client.send(TransportPing, { sentAt: new Date().toISOString(), from: 'barrier' });
+      const barrier = await eventually(() => {
+        const reply = replies.find((candidate) => candidate.response?.from === 'barrier');
+        expect(reply?.id).toBeDefined();
+        return reply!.id!;
+      });
+      await eventually(() => expect(claimants.get(barrier)?.size).toBe(2));
+      const answers = replies.filter((reply) => reply.response?.from?.startsWith('replica-test-'));
+      expect(answers.map((reply) => reply.response!.from).sort()).toEqual(Array.from({ length: 10 }, (_, index) => `replica-test-${index}`).sort());
     } finally {
       listener.disconnect();
+      monitor.disconnect();
       await second.close();
     }
   });

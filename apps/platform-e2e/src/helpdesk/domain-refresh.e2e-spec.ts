@@ -1,4 +1,5 @@
-import { Clock, createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
+import { Clock } from '@platform/app-foundation';
+import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
 import { createPluginsHelpdeskClient, PluginsHelpdeskClient } from '@platform/api-client';

@@ -1,7 +1,7 @@
-import { Clock } from '@apps/plugins-helpdesk';
+import { Clock } from '@platform/app-foundation';
 import { CustomHostnamesStub, PluginConnectionFixture, PluginFixture } from '@platform/testing';
 import { vi } from 'vitest';
-import { startPlatform, TestPlatform } from '../support/platform';
+import { AppName, startPlatform, TestPlatform } from '../support/platform';
 
 export const HELPDESK_URN = 'urn:plugin:helpdesk';
 export const CNAME_TARGET = 'clientes.central-ajuda.com.br';
@@ -17,6 +17,8 @@ export interface HelpdeskPlatform {
   tenantID: string;
   /** The helpdesk plugin's connection on tenantID. */
   connection: PluginConnectionFixture;
+  /** The tenant's owner, whose bearer header is `owner`. */
+  ownerID: string;
   /** Bearer headers. */
   owner: string;
   member: string;
@@ -26,10 +28,11 @@ export interface HelpdeskPlatform {
   close(): Promise<void>;
 }
 
-export async function startHelpdeskPlatform(env: Record<string, string> = {}): Promise<HelpdeskPlatform> {
+/** `alongside`: other apps to start with plugins-helpdesk (services-api, to read the tenant's audit log). */
+export async function startHelpdeskPlatform(env: Record<string, string> = {}, alongside: AppName[] = []): Promise<HelpdeskPlatform> {
   const stub = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneId: ZONE_ID });
   const platform = await startPlatform({
-    apps: ['plugins-helpdesk'],
+    apps: ['plugins-helpdesk', ...alongside],
     env: {
       HELPDESK_PLUGIN_URN: HELPDESK_URN,
       HELPDESK_CNAME_TARGET: CNAME_TARGET,
@@ -60,6 +63,7 @@ export async function startHelpdeskPlatform(env: Record<string, string> = {}): P
     helpdeskPlugin,
     tenantID,
     connection,
+    ownerID: owner.operatorID,
     owner: await bearer(owner.operatorID),
     member: await bearer(member.operatorID),
     outsider: await bearer(outsider.operatorID),

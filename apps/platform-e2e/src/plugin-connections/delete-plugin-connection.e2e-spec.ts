@@ -23,6 +23,8 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
   const tokenWorks = async (connection: PluginConnectionFixture) =>
     (await platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } })).response
       .status === 200;
+  const cancellationOf = async (subscriptionItemId: string): Promise<{ completed_at: Date | null; attempts: number }> =>
+    (await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]))[0];
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -192,13 +194,17 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
       // The provider answered; the worker records it right after.
       await eventually(async () => {
-        const [record] = await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [
-          connection.subscriptionItemId,
-        ]);
+        const record = await cancellationOf(connection.subscriptionItemId!);
         expect(record.completed_at).not.toBeNull();
         expect(record.attempts).toBeGreaterThanOrEqual(3);
       });
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      // Barrier: a later removal's cancellation is done by a later round of the worker, which would
+      // have asked for this item again had it still been due.
+      const later = await connectionOf('paid');
+      expect((await remove(later.pluginConnectionID)).response.status).toBe(200);
+      await eventually(async () => expect((await cancellationOf(later.subscriptionItemId!)).completed_at).not.toBeNull());
+      const asked = platform.billing.calls.filter((call) => call.method === 'DELETE' && call.path === `/v1/subscription_items/${connection.subscriptionItemId}`);
+      expect(asked.at(-1)?.status).toBe(200);
       expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1);
     });
 

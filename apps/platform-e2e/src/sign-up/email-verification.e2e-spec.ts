@@ -5,10 +5,10 @@ import { singleError } from '@platform/testing';
 import type Redis from 'ioredis';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import {
   codeOf,
   DOMAINS,
-  eventually,
   freshAddress,
   freshIp,
   mailJobStates,
@@ -239,7 +239,7 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
 
       await env.smtp.nextMailTo(fresh);
       // The existing address's job ran to completion without sending anything.
-      await eventually(async () => (await mailJobStates(env.platform, existing.email))[0]?.state === 'completed');
+      await eventually(async () => expect((await mailJobStates(env.platform, existing.email))[0]?.state).toBe('completed'));
       expect(env.smtp.mails.filter((mail) => mail.envelopeTo.includes(existing.email))).toEqual([]);
     });
   });
@@ -251,12 +251,12 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
         expect((await ask({ operatorEmail: address, operatorFirstname: 'Otto' })).response.status).toBe(202);
-        await eventually(() => env.smtp.refusals > refusalsBefore);
+        await eventually(() => expect(env.smtp.refusals).toBeGreaterThan(refusalsBefore));
       } finally {
         env.smtp.refuseWith = undefined;
       }
       const mail = await env.smtp.nextMailTo(address, { timeoutMs: 15_000 });
-      await eventually(async () => (await mailJobStates(env.platform, address))[0]?.state === 'completed');
+      await eventually(async () => expect((await mailJobStates(env.platform, address))[0]?.state).toBe('completed'));
       expect(await mailJobStates(env.platform, address)).toEqual([{ state: 'completed', retryCount: 1 }]);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Otto', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
       expect(created.response.status).toBe(201);
@@ -267,7 +267,7 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
         expect((await ask({ operatorEmail: address, operatorFirstname: 'Pia' })).response.status).toBe(202);
-        await eventually(async () => (await mailJobStates(env.platform, address))[0]?.state === 'retry');
+        await eventually(async () => expect((await mailJobStates(env.platform, address))[0]?.state).toBe('retry'));
       } finally {
         env.smtp.refuseWith = undefined;
       }
@@ -275,7 +275,7 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       expect(again.response.status).toBe(202);
       const mail = await env.smtp.nextMailTo(address, { timeoutMs: 15_000 });
       // The first job, superseded, completes on its retry without sending.
-      await eventually(async () => (await mailJobStates(env.platform, address)).every((job) => job.state === 'completed'), 15_000);
+      await eventually(async () => expect((await mailJobStates(env.platform, address)).map((job) => job.state)).toEqual(['completed', 'completed']), 15_000);
       expect(env.smtp.mails.filter((received) => received.envelopeTo.includes(address))).toHaveLength(1);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Pia', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
       expect(created.response.status).toBe(201);
@@ -289,9 +289,9 @@ describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
       env.smtp.refuseWith = { code: 451, message: 'Temporary failure, try later' };
       try {
         expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).response.status).toBe(202);
-        await eventually(async () => (await mailJobStates(env.platform, fresh))[0]?.state === 'retry');
+        await eventually(async () => expect((await mailJobStates(env.platform, fresh))[0]?.state).toBe('retry'));
         expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).response.status).toBe(202);
-        await eventually(async () => (await mailJobStates(env.platform, existing.email))[0]?.state === 'completed');
+        await eventually(async () => expect((await mailJobStates(env.platform, existing.email))[0]?.state).toBe('completed'));
 
         expect((await ask({ operatorEmail: fresh, operatorFirstname: 'Quim' })).response.status).toBe(202);
         expect((await ask({ operatorEmail: existing.email, operatorFirstname: 'Quim' })).response.status).toBe(202);

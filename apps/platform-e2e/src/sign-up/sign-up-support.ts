@@ -1,4 +1,4 @@
-import { Clock } from '@apps/services-api';
+import { Clock } from '@platform/app-foundation';
 import { DnsStub, ReceivedMail, SmtpStub, startDnsStub, startSmtpStub } from '@platform/testing';
 import { vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -30,7 +30,7 @@ export interface SignUpPlatform {
   platform: TestPlatform;
   smtp: SmtpStub;
   dns: DnsStub;
-  /** Moves services-api's clock forward. */
+  /** Moves the clocks of services-api and core-tenants forward. */
   advanceClock(ms: number): void;
   close(): Promise<void>;
 }
@@ -62,7 +62,10 @@ export async function startSignUpPlatform(env: Record<string, string> = {}): Pro
     },
   });
   let offset = 0;
-  vi.spyOn(platform.apps['services-api']!.get(Clock), 'now').mockImplementation(() => Date.now() + offset);
+  // Both apps judge sign-up times: services-api the codes and mails, core-tenants the invitations' expiry.
+  for (const app of ['services-api', 'core-tenants'] as const) {
+    vi.spyOn(platform.apps[app]!.get(Clock), 'now').mockImplementation(() => new Date(Date.now() + offset));
+  }
   return {
     platform,
     smtp,
@@ -99,17 +102,6 @@ export function codeOf(mail: ReceivedMail): string {
   const code = /^(\d{6})$/m.exec(mail.text)?.[1];
   if (!code) throw new Error(`no code in mail: ${mail.text}`);
   return code;
-}
-
-/** Waits (bounded) until `condition` holds: for background work such as a job's next attempt. */
-export async function eventually<T>(condition: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The states of the mail jobs to `address`, oldest first. */

@@ -3,12 +3,13 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPartialContentRespo
 import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
 import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import { AddDomain } from './add-domain.usecase';
+import { AddDomainUseCase } from './add-domain.use-case';
 import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery, TenantDomainsParams } from './domain.dto';
 import { normalizeHostname } from './hostname';
-import { ListDomains } from './list-domains.usecase';
-import { RefreshDomain } from './refresh-domain.usecase';
-import { RemoveDomain } from './remove-domain.usecase';
+import { ListDomainsUseCase } from './list-domains.use-case';
+import { RefreshDomainUseCase } from './refresh-domain.use-case';
+import { RemoveDomainUseCase } from './remove-domain.use-case';
+import { Idempotent } from '@platform/idempotency';
 
 /** What the helpdesk access check adds to the guard's errors: the tenant must have the helpdesk plugin connected. */
 const ACCESS_ERRORS = ['TenantNotConnected'] as const;
@@ -21,10 +22,10 @@ const normalized = (hostname: string) => normalizeHostname(hostname) ?? hostname
 @Auth('operator', 'plugin', 'pluginConnection')
 export class DomainsController {
   constructor(
-    private readonly addDomain: AddDomain,
-    private readonly listDomains: ListDomains,
-    private readonly refreshDomain: RefreshDomain,
-    private readonly removeDomain: RemoveDomain,
+    private readonly addDomain: AddDomainUseCase,
+    private readonly listDomains: ListDomainsUseCase,
+    private readonly refreshDomain: RefreshDomainUseCase,
+    private readonly removeDomain: RemoveDomainUseCase,
   ) {}
 
   @Post()
@@ -34,9 +35,10 @@ export class DomainsController {
     description: 'Registers the hostname at the domain provisioning provider and stores it pending.',
   })
   @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainHostnameRefused', 'DomainProvisioning')
+  @Idempotent()
   @ApiCreatedResponse({ type: DomainStatusResponse })
   add(@CurrentPrincipal() principal: Principal, @Param() params: TenantDomainsParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {
-    return this.addDomain.execute(principal, params.tenantID, normalized(body.domainHostname));
+    return this.addDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(body.domainHostname) });
   }
 
   @Get()
@@ -50,7 +52,7 @@ export class DomainsController {
     @Query() query: ListDomainsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DomainList> {
-    const list = await this.listDomains.execute(principal, params.tenantID, pageRequestOf(query));
+    const list = await this.listDomains.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query) });
     void reply.status(pageStatus(list.meta));
     return list;
   }
@@ -65,7 +67,7 @@ export class DomainsController {
   @ApiErrors(...ACCESS_ERRORS, 'HelpdeskNotFound', 'DomainRefreshThrottled', 'DomainProvisioning')
   @ApiOkResponse({ type: DomainStatusResponse })
   async refresh(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainStatusResponse> {
-    return this.refreshDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
+    return this.refreshDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(params.domainHostname) });
   }
 
   /** Operation 13 of SPEC.md. */
@@ -77,6 +79,6 @@ export class DomainsController {
   @ApiErrors(...ACCESS_ERRORS, 'HelpdeskNotFound', 'DomainProvisioning')
   @ApiOkResponse({ type: DomainRemoved })
   remove(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainRemoved> {
-    return this.removeDomain.execute(principal, params.tenantID, normalized(params.domainHostname));
+    return this.removeDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(params.domainHostname) });
   }
 }

@@ -2,15 +2,15 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CloudflareCustomHostnames, CloudflareSettings } from '../domain-provider/cloudflare-custom-hostnames';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
-import { AddDomain } from './add-domain.usecase';
+import { AddDomainUseCase } from './add-domain.use-case';
 import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
 import { HostnameDirectory } from './hostname-directory';
 import { HostnameRegistration } from './hostname-registration';
-import { ListDomains } from './list-domains.usecase';
-import { RefreshDomain } from './refresh-domain.usecase';
+import { ListDomainsUseCase } from './list-domains.use-case';
+import { RefreshDomainUseCase } from './refresh-domain.use-case';
 import { RefreshThrottle } from './refresh-throttle';
-import { RemoveDomain } from './remove-domain.usecase';
+import { RemoveDomainUseCase } from './remove-domain.use-case';
 
 /** Help-center custom domains: add, list, refresh (operation 12), remove (operation 13). */
 @Module({})
@@ -30,10 +30,10 @@ export class DomainsModule {
         HostnameDirectory,
         HostnameRegistration,
         RefreshThrottle,
-        AddDomain,
-        ListDomains,
-        RefreshDomain,
-        RemoveDomain,
+        AddDomainUseCase,
+        ListDomainsUseCase,
+        RefreshDomainUseCase,
+        RemoveDomainUseCase,
       ],
       exports: [HostnameDirectory],
     };

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
+import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
 import type { HelpdeskDomainStatus } from '@platform/database';
 import { rethrowUniqueViolation } from '@platform/errors';
 import { DataSource } from 'typeorm';
-import type { RowRead } from '../helpdesk-access/helpdesk-access.service';
+import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
 
 /** A domain row, as the use cases need it. */
 export interface StoredDomain {
@@ -15,48 +17,95 @@ export interface StoredDomain {
   verifiedAt: Date | null;
 }
 
+/** Which help center a hostname serves. */
+export interface HostnameEntry {
+  tenantID: string;
+  helpCenterID: string;
+}
+
+/** What the provider said, as recorded on the domain. */
+export interface DomainCheck {
+  providerID: string;
+  status: HelpdeskDomainStatus;
+  checkedAt: Date;
+}
+
 const COLUMNS = `id, tenant_id AS "tenantID", hostname, provider_id AS "providerID", status,
                  last_checked_at AS "lastCheckedAt", verified_at AS "verifiedAt"`;
 
-/** Help centers and their domains. Every query is scoped by tenant. */
+const ENSURE_HELP_CENTER = sql<{ id: string }, [tenantID: string]>(
+  `INSERT INTO help_centers (tenant_id) VALUES ($1)
+       ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
+       RETURNING id`,
+);
+
+/** Read with the tenant's standing, so `$2` is the helpdesk plugin's (readWithStanding). */
+const BY_HOSTNAME_WITH_STANDING = readWithStanding<StoredDomain, [hostname: string]>(
+  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $3`,
+);
+
+const HOSTNAME_TAKEN = sql<{ taken: boolean }, [hostname: string]>('SELECT EXISTS (SELECT 1 FROM helpdesk_domains WHERE hostname = $1) AS taken');
+
+const RESERVE = sql<StoredDomain, [tenantID: string, helpCenterID: string, hostname: string]>(
+  `INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+);
+
+const RECORD_CHECK = sql<StoredDomain, [id: string, tenantID: string, providerID: string, status: HelpdeskDomainStatus, checkedAt: Date]>(
+  `UPDATE helpdesk_domains
+          SET provider_id = $3,
+              status = $4,
+              last_checked_at = $5,
+              verified_at = CASE WHEN $4 = 'active' AND verified_at IS NULL THEN $5 ELSE verified_at END
+        WHERE id = $1 AND tenant_id = $2
+        RETURNING ${COLUMNS}`,
+);
+
+const REMOVE = sql<never, [id: string, tenantID: string]>('DELETE FROM helpdesk_domains WHERE id = $1 AND tenant_id = $2');
+
+const PAGE = sql<StoredDomain, [tenantID: string, limit: number, offset: number]>(
+  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 ORDER BY hostname LIMIT $2 OFFSET $3`,
+);
+
+const COUNT = sql<{ count: string }, [tenantID: string]>('SELECT count(*) AS count FROM helpdesk_domains WHERE tenant_id = $1');
+
+const ENTRY_BY_HOSTNAME = sql<HostnameEntry, [hostname: string]>(
+  `SELECT tenant_id AS "tenantID", help_center_id AS "helpCenterID" FROM helpdesk_domains WHERE hostname = $1`,
+);
+
+/**
+ * Help centers and their domains. Every method on a tenant's data takes its
+ * scope; the two by hostname alone (is it taken, which help center it
+ * serves) are platform-wide, as the hostname is unique platform-wide.
+ */
 @Injectable()
 export class DomainsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The tenant's help center, created on first use (one per tenant, race-free). */
-  async ensureHelpCenter(tenantID: string): Promise<string> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `INSERT INTO help_centers (tenant_id) VALUES ($1)
-       ON CONFLICT (tenant_id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id
-       RETURNING id`,
-      [tenantID],
-    );
-    return rows[0].id;
+  async ensureHelpCenter(scope: TenantScope): Promise<string> {
+    const created = await firstRow(this.dataSource, ENSURE_HELP_CENTER, [scope.tenantID]);
+    if (!created) throw new Error('help center upsert returned no row');
+    return created.id;
   }
 
-  /** The tenant's domain `hostname`, read with the tenant's standing (HelpdeskAccess.requireAndRead). */
-  byHostname(hostname: string): RowRead {
-    return { select: `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $3`, parameters: [hostname] };
+  /** The tenant's domain `hostname`, to read with the tenant's standing (HelpdeskAccess.requireAndRead). */
+  byHostname(hostname: string): RowRead<StoredDomain, [hostname: string]> {
+    return { statement: BY_HOSTNAME_WITH_STANDING, parameters: [hostname] };
   }
 
   async hostnameTaken(hostname: string): Promise<boolean> {
-    const rows: { taken: boolean }[] = await this.dataSource.query('SELECT EXISTS (SELECT 1 FROM helpdesk_domains WHERE hostname = $1) AS taken', [
-      hostname,
-    ]);
-    return rows[0].taken;
+    return (await firstRow(this.dataSource, HOSTNAME_TAKEN, [hostname]))?.taken ?? false;
   }
 
   /**
    * Reserves the hostname for the help center before the provider hears of it:
    * the unique index decides between concurrent adds (409 1970 for the loser).
    */
-  async reserve(tenantID: string, helpCenterID: string, hostname: string): Promise<StoredDomain> {
+  async reserve(scope: TenantScope, helpCenterID: string, hostname: string): Promise<StoredDomain> {
     try {
-      const rows: StoredDomain[] = await this.dataSource.query(
-        `INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
-        [tenantID, helpCenterID, hostname],
-      );
-      return rows[0];
+      const reserved = await firstRow(this.dataSource, RESERVE, [scope.tenantID, helpCenterID, hostname]);
+      if (!reserved) throw new Error('domain insert returned no row');
+      return reserved;
     } catch (error) {
       rethrowUniqueViolation(error, { helpdesk_domains_hostname_key: 'DomainHostnameTaken' });
     }
@@ -67,39 +116,31 @@ export class DomainsRepository {
    * time the domain is seen active, and never moved afterwards. Undefined when
    * the domain was removed meanwhile.
    */
-  async recordCheck(
-    domain: Pick<StoredDomain, 'id' | 'tenantID'>,
-    check: { providerID: string; status: HelpdeskDomainStatus; checkedAt: Date },
-  ): Promise<StoredDomain | undefined> {
-    // An UPDATE answers [rows, affected count] through TypeORM.
-    const [rows]: [StoredDomain[], number] = await this.dataSource.query(
-      `UPDATE helpdesk_domains
-          SET provider_id = $3,
-              status = $4,
-              last_checked_at = $5,
-              verified_at = CASE WHEN $4 = 'active' AND verified_at IS NULL THEN $5 ELSE verified_at END
-        WHERE id = $1 AND tenant_id = $2
-        RETURNING ${COLUMNS}`,
-      [domain.id, domain.tenantID, check.providerID, check.status, check.checkedAt],
-    );
-    return rows[0];
+  async recordCheck(scope: TenantScope, domainID: string, check: DomainCheck, runner: SqlRunner = this.dataSource): Promise<StoredDomain | undefined> {
+    return firstRow(runner, RECORD_CHECK, [domainID, scope.tenantID, check.providerID, check.status, check.checkedAt]);
   }
 
-  async remove(domain: Pick<StoredDomain, 'id' | 'tenantID'>): Promise<void> {
-    await this.dataSource.query('DELETE FROM helpdesk_domains WHERE id = $1 AND tenant_id = $2', [domain.id, domain.tenantID]);
+  /** Deletes the domain; false when it was gone already. */
+  async remove(scope: TenantScope, domainID: string, runner: SqlRunner = this.dataSource): Promise<boolean> {
+    return (await run(runner, REMOVE, [domainID, scope.tenantID])).count > 0;
+  }
+
+  /** Runs `work` in one transaction: a change to a domain and its audit record commit together. */
+  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(manager));
   }
 
   /** A page of the tenant's domains, by hostname (unique, so a total order). */
-  async list(tenantID: string, page: { offset: number; limit: number }): Promise<StoredDomain[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 ORDER BY hostname LIMIT $2 OFFSET $3`, [
-      tenantID,
-      page.limit,
-      page.offset,
-    ]);
+  async list(scope: TenantScope, page: { offset: number; limit: number }): Promise<StoredDomain[]> {
+    return rows(this.dataSource, PAGE, [scope.tenantID, page.limit, page.offset]);
   }
 
-  async count(tenantID: string): Promise<number> {
-    const rows: { count: string }[] = await this.dataSource.query('SELECT count(*) AS count FROM helpdesk_domains WHERE tenant_id = $1', [tenantID]);
-    return Number(rows[0].count);
+  async count(scope: TenantScope): Promise<number> {
+    return Number((await firstRow(this.dataSource, COUNT, [scope.tenantID]))?.count ?? 0);
+  }
+
+  /** Which help center `hostname` serves: PostgreSQL's answer, behind the hostname cache (HostnameDirectory). */
+  async entryOf(hostname: string): Promise<HostnameEntry | undefined> {
+    return firstRow(this.dataSource, ENTRY_BY_HOSTNAME, [hostname]);
   }
 }

@@ -1,13 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
-import { DataSource } from 'typeorm';
+import { DomainsRepository, HostnameEntry } from './domains.repository';
 
-/** Which help center a hostname serves. */
-export interface HostnameEntry {
-  tenantID: string;
-  helpCenterID: string;
-}
+export type { HostnameEntry } from './domains.repository';
 
 const CACHE_TTL_SECONDS = 60;
 /** Longer than any read-then-fill race, so a lookup racing a removal cannot re-cache it. */
@@ -29,7 +25,7 @@ export class HostnameDirectory {
   private readonly logger = new Logger(HostnameDirectory.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly domains: DomainsRepository,
     @Inject(REDIS) private readonly redis: Redis,
   ) {}
 
@@ -40,11 +36,7 @@ export class HostnameDirectory {
       return undefined;
     });
     if (cached?.[0] && !cached[1]) return JSON.parse(cached[0]) as HostnameEntry;
-    const rows: HostnameEntry[] = await this.dataSource.query(
-      `SELECT tenant_id AS "tenantID", help_center_id AS "helpCenterID" FROM helpdesk_domains WHERE hostname = $1`,
-      [hostname],
-    );
-    const entry = rows[0];
+    const entry = await this.domains.entryOf(hostname);
     if (entry && cached && !cached[1]) {
       await this.redis
         .eval(

@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Principal, TenantAccessService } from '@platform/auth';
+import { accessGranted, grantTenantScope, Principal, TenantAccessService, TenantScope, withAccessStillChecked } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { DataSource } from 'typeorm';
+import { HelpdeskAccessRepository, RowRead, Standing } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
+
+/** Access granted, and the row read with the standing (undefined when there is none). */
+export interface ScopedRead<Row> {
+  scope: TenantScope;
+  row: Row | undefined;
+}
 
 /**
  * Access to a tenant's help center, after validation (DESIGN.md section 4,
@@ -17,63 +23,56 @@ import { HelpdeskPlugin } from './helpdesk-plugin';
  *    case, which SPEC.md answers 1000 rather than 403).
  *
  * Who you are comes before the tenant's state, so a stranger never learns
- * whether a tenant has the helpdesk connected.
+ * whether a tenant has the helpdesk connected. Once both pass, the answer is
+ * the `TenantScope` the domains repository requires.
  */
 @Injectable()
 export class HelpdeskAccess {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: HelpdeskAccessRepository,
     private readonly tenantAccess: TenantAccessService,
     private readonly helpdeskPlugin: HelpdeskPlugin,
   ) {}
 
-  async require(principal: Principal, tenantID: string): Promise<void> {
-    await this.requireAndRead(principal, tenantID);
+  async require(principal: Principal, tenantID: string): Promise<TenantScope> {
+    const pluginID = await this.requireCredential(principal, tenantID);
+    const scope = this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
+    await accessGranted();
+    return scope;
   }
 
   /**
-   * As require, and reads `row` (a SELECT where `$1` is the tenant id and its
-   * own parameters are numbered from `$3`) in the same statement as the
-   * tenant's standing: one database round trip instead of two, both read in
-   * one snapshot. Its first row is returned only once access is granted, so
-   * the checks keep their order (403 1004, 422 1000, then whatever the caller
-   * answers for a missing row).
+   * As require, and reads `read`'s row in the same statement as the tenant's
+   * standing (readWithStanding): one database round trip instead of two,
+   * both read in one snapshot. The row is returned only once access is
+   * granted, so the checks keep their order (403 1004, 422 1000, then
+   * whatever the caller answers for a missing row).
    */
-  async requireAndRead<Row extends object>(principal: Principal, tenantID: string, row?: RowRead): Promise<Row | undefined> {
+  async requireAndRead<Row, Params extends readonly unknown[]>(principal: Principal, tenantID: string, read: RowRead<Row, Params>): Promise<ScopedRead<Row>> {
+    const pluginID = await this.requireCredential(principal, tenantID);
+    const { row, ...standing } = await this.repository.standingAndRow(tenantID, pluginID, read);
+    const scope = this.granted(tenantID, standing);
+    await accessGranted();
+    return { scope, row };
+  }
+
+  /** Step 1: who the caller is; answers the helpdesk plugin's id for the standing. */
+  private async requireCredential(principal: Principal, tenantID: string): Promise<string | undefined> {
     const pluginID = await this.helpdeskPlugin.id();
     if (principal.kind === 'plugin') {
       if (principal.pluginID !== pluginID) throw new AppException('Forbidden');
     } else {
       if (principal.kind === 'pluginConnection' && principal.pluginID !== pluginID) throw new AppException('Forbidden');
       // Operator member of the tenant, or the connection's own tenant; an unknown tenant is 403.
-      await this.tenantAccess.require(principal, tenantID);
+      await withAccessStillChecked(() => this.tenantAccess.require(principal, tenantID));
     }
-    const [{ exists, connected, found, ...read }] = await this.standingOf(tenantID, pluginID, row);
-    if (!exists) throw new AppException('Forbidden');
-    if (!connected) throw new AppException('TenantNotConnected');
-    return found ? (read as Row) : undefined;
+    return pluginID;
   }
 
-  /**
-   * Read from PostgreSQL on every request (one indexed query): removing the
-   * helpdesk connection is felt at once, on every replica.
-   */
-  private standingOf(tenantID: string, pluginID: string | undefined, row?: RowRead): Promise<({ exists: boolean; connected: boolean; found: boolean | null } & object)[]> {
-    const standing = `SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1) AS exists,
-              EXISTS (SELECT 1 FROM plugin_connections
-                       WHERE tenant_id = $1 AND plugin_id = $2 AND status = 'live') AS connected`;
-    if (!row) return this.dataSource.query(standing, [tenantID, pluginID ?? null]);
-    return this.dataSource.query(
-      `SELECT standing.exists, standing.connected, read.*
-         FROM (${standing}) standing
-         LEFT JOIN LATERAL (SELECT true AS found, wanted.* FROM (${row.select}) wanted LIMIT 1) read ON true`,
-      [tenantID, pluginID ?? null, ...row.parameters],
-    );
+  /** Step 2: the tenant exists and has the helpdesk plugin connected. */
+  private granted(tenantID: string, standing: Standing): TenantScope {
+    if (!standing.exists) throw new AppException('Forbidden');
+    if (!standing.connected) throw new AppException('TenantNotConnected');
+    return grantTenantScope(tenantID);
   }
-}
-
-/** A SELECT to run with the standing (see HelpdeskAccess.requireAndRead). */
-export interface RowRead {
-  select: string;
-  parameters: unknown[];
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { HelpdeskAccessRepository } from './helpdesk-access.repository';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from './helpdesk-settings';
 
 /**
@@ -12,14 +12,13 @@ export class HelpdeskPlugin {
   private pluginID?: string;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: HelpdeskAccessRepository,
     @Inject(HELPDESK_SETTINGS) private readonly settings: HelpdeskSettings,
   ) {}
 
   async id(): Promise<string | undefined> {
     if (this.pluginID) return this.pluginID;
-    const rows: { id: string }[] = await this.dataSource.query('SELECT id FROM plugins WHERE urn = $1', [this.settings.pluginUrn]);
-    this.pluginID = rows[0]?.id;
+    this.pluginID = await this.repository.pluginIDByUrn(this.settings.pluginUrn);
     return this.pluginID;
   }
 }

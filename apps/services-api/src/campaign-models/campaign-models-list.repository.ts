@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
+import { rows, Sql, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import type { CampaignModelView, SortField } from './campaign-model.dto';
 import type { CampaignModelFilters } from './campaign-model-filters';
 import { VIEW_COLUMNS } from './campaign-models.repository';
 
 export interface ListRequest {
-  tenantID: string;
   page: number;
   perPage: number;
   sortField: SortField;
@@ -18,6 +19,10 @@ const SORT_COLUMNS: Record<SortField, string[]> = {
   createdAt: ['created_at', 'id'],
   campaignModelID: ['id'],
 };
+
+type ListRow = CampaignModelView & { totalCount: string };
+/** The tenant, the page's offset (a decimal string: pages reach 2^53) and size, then one value per filter. */
+type ListParams = [tenantID: string, offset: string, perPage: number, ...filters: unknown[]];
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
@@ -34,22 +39,33 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\$
  */
 @Injectable()
 export class CampaignModelsListRepository {
+  /**
+   * Statements by sort and WHERE text. Each present filter binds the next
+   * parameter, so the text follows which filters are present, never their
+   * values: at most a few hundred entries, each built once.
+   */
+  private readonly statements = new Map<string, Sql<ListRow, ListParams>>();
+
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(request: ListRequest): Promise<{ totalCount: number; data: CampaignModelView[] }> {
-    const { sql, parameters } = this.statementOf(request);
-    const rows: (CampaignModelView & { totalCount: string })[] = await this.dataSource.query(sql, parameters);
-    const totalCount = Number(rows[0]?.totalCount ?? 0);
-    const data = rows
+  async list(scope: TenantScope, request: ListRequest): Promise<{ totalCount: number; data: CampaignModelView[] }> {
+    const { statement, parameters } = this.statementOf(scope.tenantID, request);
+    const found = await rows(this.dataSource, statement, parameters);
+    const totalCount = Number(found[0]?.totalCount ?? 0);
+    const data = found
       .filter((row) => row.campaignModelID !== null)
       .map(({ totalCount: _total, ...model }) => model as CampaignModelView);
     return { totalCount, data };
   }
 
-  /** Exposed for the benchmark's EXPLAIN output. */
-  statementOf(request: ListRequest): { sql: string; parameters: unknown[] } {
+  /**
+   * The statement's text follows the sort and which filters are present (each
+   * present filter binds the next parameter). Exposed, with a bare tenant id,
+   * for the benchmark's EXPLAIN output.
+   */
+  statementOf(tenantID: string, request: ListRequest): { statement: Sql<ListRow, ListParams>; parameters: ListParams } {
     const offset = (BigInt(request.page - 1) * BigInt(request.perPage)).toString();
-    const parameters: unknown[] = [request.tenantID, offset, request.perPage];
+    const parameters: ListParams = [tenantID, offset, request.perPage];
     const conditions = ['m.tenant_id = $1', 'm.deleted_at IS NULL'];
     const bind = (value: unknown) => {
       parameters.push(value);
@@ -63,17 +79,27 @@ export class CampaignModelsListRepository {
     if (filters.tags) conditions.push(`m.tags @> ${bind(filters.tags)}::text[]`);
     if (filters.externalID !== undefined) conditions.push(`m.external_id = ${bind(filters.externalID)}`);
     if (request.search !== undefined) conditions.push(`m.name ILIKE ${bind(`%${escapeLike(request.search)}%`)}`);
-    const narrowed = conditions.length > 2;
     const where = conditions.join(' AND ');
+    const key = `${request.sortField} ${request.descending ? 'DESC' : 'ASC'} ${where}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = sql<ListRow, ListParams>(textOf(request, where, conditions.length > 2));
+      this.statements.set(key, statement);
+    }
+    return { statement, parameters };
+  }
+}
 
-    const columns = SORT_COLUMNS[request.sortField];
-    const orderBy = (descending: boolean, alias = 'm') => columns.map((column) => `${alias}.${column} ${descending ? 'DESC' : 'ASC'}`).join(', ');
-    const keyColumns = columns.map((column) => `m.${column}`).join(', ');
-    const total = narrowed
-      ? `SELECT count(*) AS n FROM campaign_models m WHERE ${where}`
-      : `SELECT COALESCE((SELECT live_count FROM campaign_model_counts WHERE tenant_id = $1), 0) AS n`;
+/** The statement for a sort and the WHERE of the filters present (`narrowed`: any beyond tenant and liveness). */
+function textOf(request: ListRequest, where: string, narrowed: boolean): string {
+  const columns = SORT_COLUMNS[request.sortField];
+  const orderBy = (descending: boolean, alias = 'm') => columns.map((column) => `${alias}.${column} ${descending ? 'DESC' : 'ASC'}`).join(', ');
+  const keyColumns = columns.map((column) => `m.${column}`).join(', ');
+  const total = narrowed
+    ? `SELECT count(*) AS n FROM campaign_models m WHERE ${where}`
+    : `SELECT COALESCE((SELECT live_count FROM campaign_model_counts WHERE tenant_id = $1), 0) AS n`;
 
-    const sql = `
+  return `
       WITH total AS MATERIALIZED (${total}),
       plan AS MATERIALIZED (
         SELECT n, CASE WHEN $2::bigint >= n THEN 'none'
@@ -99,6 +125,4 @@ export class CampaignModelsListRepository {
         -- An array of at most perPage ids: read by primary key, never a join the planner could hash.
         LEFT JOIN campaign_models m ON m.id = ANY (ARRAY(SELECT id FROM page_keys)) AND m.tenant_id = $1
        ORDER BY ${orderBy(request.descending)}`;
-    return { sql, parameters };
-  }
 }

@@ -1,10 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { AppException } from '@platform/errors';
-import { ApiErrors, listMeta, pageRequestOf, pageStatus } from '@platform/http-common';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import { parseCampaignModelFilters } from './campaign-model-filters';
 import {
   CampaignModelList,
   CampaignModelParams,
@@ -15,21 +13,21 @@ import {
   TenantParams,
   UpdateCampaignModelBody,
 } from './campaign-model.dto';
-import { campaignReqSnippetOf } from './campaign-req-snippet';
-import { CampaignModelsListRepository } from './campaign-models-list.repository';
-import { CampaignModelsRepository } from './campaign-models.repository';
-import { CreateCampaignModel } from './create-campaign-model.usecase';
-import type { Slots } from './template-content';
+import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
+import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
+import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
+import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
+import { Idempotent } from '@platform/idempotency';
 
 /** SPEC.md operations 2-5: campaign models (message templates) of a tenant. */
 @ApiTags('Campaigns/Models')
 @Controller('v1/tenants/:tenantID/campaigns-models')
 export class CampaignModelsController {
   constructor(
-    private readonly access: TenantAccessService,
-    private readonly createModel: CreateCampaignModel,
-    private readonly models: CampaignModelsRepository,
-    private readonly lists: CampaignModelsListRepository,
+    private readonly createModel: CreateCampaignModelUseCase,
+    private readonly listModels: ListCampaignModelsUseCase,
+    private readonly getModel: GetCampaignModelUseCase,
+    private readonly updateModel: UpdateCampaignModelUseCase,
   ) {}
 
   /** Operation 2. */
@@ -43,14 +41,14 @@ export class CampaignModelsController {
       'If the provider cannot be reached, the model stays awaiting_submission and is submitted in the background.',
   })
   @ApiErrors('CampaignModelNameUnavailable')
+  @Idempotent()
   @ApiOkResponse({ type: CampaignModelResponse })
   async create(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Body() body: CreateCampaignModelBody,
   ): Promise<CampaignModelResponse> {
-    await this.access.require(principal, params.tenantID);
-    return { campaignModel: await this.createModel.execute(params.tenantID, principal.operatorID, body) };
+    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body }) };
   }
 
   /** Operation 4. */
@@ -68,19 +66,17 @@ export class CampaignModelsController {
     @Query() query: ListCampaignModelsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CampaignModelList> {
-    await this.access.require(principal, params.tenantID);
-    const page = pageRequestOf(query);
-    const { totalCount, data } = await this.lists.list({
+    const list = await this.listModels.execute({
+      principal,
       tenantID: params.tenantID,
-      ...page,
-      sortField: query.sortField ?? 'createdAt',
-      descending: (query.sortDirection ?? '-1') === '-1',
+      page: pageRequestOf(query),
+      sortField: query.sortField,
+      sortDirection: query.sortDirection,
       search: query.search,
-      filters: query.filters === undefined ? undefined : parseCampaignModelFilters(query.filters),
+      filters: query.filters,
     });
-    const meta = listMeta(page, totalCount, data.length);
-    void reply.status(pageStatus(meta));
-    return { data, meta };
+    void reply.status(pageStatus(list.meta));
+    return list;
   }
 
   /** Operation 5. */
@@ -92,16 +88,7 @@ export class CampaignModelsController {
   @ApiErrors('CampaignModelNotFound')
   @ApiOkResponse({ type: CampaignModelWithSnippetResponse })
   async read(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignModelParams): Promise<CampaignModelWithSnippetResponse> {
-    await this.access.require(principal, params.tenantID);
-    const found = await this.models.findView(params.tenantID, params.campaignModelID);
-    if (!found) throw new AppException('CampaignModelNotFound');
-    const { language, ...campaignModel } = found;
-    const campaignReqSnippet = campaignReqSnippetOf({
-      name: campaignModel.campaignModelName,
-      language,
-      slots: campaignModel.campaignModelSlots as unknown as Slots,
-    });
-    return { campaignModel, campaignReqSnippet };
+    return this.getModel.execute({ principal, tenantID: params.tenantID, campaignModelID: params.campaignModelID });
   }
 
   /** Operation 3. */
@@ -118,14 +105,13 @@ export class CampaignModelsController {
     @Param() params: CampaignModelParams,
     @Body() body: UpdateCampaignModelBody,
   ): Promise<CampaignModelResponse> {
-    await this.access.require(principal, params.tenantID);
-    const updated = await this.models.updateMetaAndTags(
-      params.tenantID,
-      params.campaignModelID,
-      { meta: body.campaignModelMeta, tags: body.campaignModelTags },
-      principal.operatorID,
-    );
-    if (!updated) throw new AppException('CampaignModelNotFound');
-    return { campaignModel: updated };
+    const campaignModel = await this.updateModel.execute({
+      principal,
+      tenantID: params.tenantID,
+      campaignModelID: params.campaignModelID,
+      meta: body.campaignModelMeta,
+      tags: body.campaignModelTags,
+    });
+    return { campaignModel };
   }
 }

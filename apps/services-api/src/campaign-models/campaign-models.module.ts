@@ -1,15 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
-import { ApplyTemplateStatus } from './apply-template-status.usecase';
+import { ApplyTemplateStatusUseCase } from './apply-template-status.use-case';
 import { CampaignModelsListRepository } from './campaign-models-list.repository';
 import { CampaignModelsController } from './campaign-models.controller';
 import { CampaignModelsRepository } from './campaign-models.repository';
-import { CreateCampaignModel } from './create-campaign-model.usecase';
+import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
+import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
+import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 import { MESSAGE_TEMPLATE_PROVIDER, SubmissionOutcome } from './provider/message-template-provider';
 import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './provider/whatsapp-cloud.adapter';
 import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './template-submission.job';
 import { TemplateSubmission } from './template-submission';
-import { TemplateStatusWebhookController, WEBHOOK_APP_SECRET, WEBHOOK_VERIFY_TOKEN } from './template-status-webhook.controller';
+import { WEBHOOK_APP_SECRET } from './template-status-webhook';
+import { TemplateStatusWebhookController, WEBHOOK_VERIFY_TOKEN } from './template-status-webhook.controller';
+import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
 
 export interface CampaignModelsSettings {
   provider: WhatsAppCloudSettings;
@@ -45,8 +49,11 @@ export class CampaignModelsModule {
         CampaignModelsListRepository,
         TemplateSubmission,
         TemplateSubmissionJobs,
-        CreateCampaignModel,
-        ApplyTemplateStatus,
+        CreateCampaignModelUseCase,
+        ListCampaignModelsUseCase,
+        GetCampaignModelUseCase,
+        UpdateCampaignModelUseCase,
+        ApplyTemplateStatusUseCase,
       ],
     };
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { CampaignModelStatus } from '@platform/database';
-import { DataSource, EntityManager } from 'typeorm';
+import type { TenantScope } from '@platform/auth';
+import { CampaignModelStatus, firstRow, rows, run, sql, SqlRunner } from '@platform/database';
+import { violatedUniqueConstraint } from '@platform/errors';
+import { DataSource } from 'typeorm';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { Slots } from './template-content';
 
@@ -24,7 +26,6 @@ export interface ConnectedChannel {
 }
 
 export interface NewCampaignModel {
-  tenantID: string;
   channel: string;
   channelID: string;
   type: string;
@@ -50,39 +51,150 @@ export interface SubmissionSubject {
   credentialsRef: string;
 }
 
-/** Raw SQL of campaign models outside the list (campaign-models-list.repository.ts). */
+/** The unique index that decides who gets a name (tenant, channel, name). */
+const NAME_INDEX = 'campaign_models_tenant_channel_name_key';
+
+type ViewWithLanguage = CampaignModelView & { language: string };
+
+const CONNECTED_CHANNEL = sql<ConnectedChannel, [channelID: string, tenantID: string]>(
+  `SELECT id, channel, account_id AS "accountId", credentials_ref AS "credentialsRef"
+         FROM messaging_channels WHERE id = $1 AND tenant_id = $2 AND status = 'connected'`,
+);
+
+const NAMES_LIKE = sql<{ name: string }, [tenantID: string, channelID: string, pattern: string]>(
+  `SELECT name FROM campaign_models WHERE tenant_id = $1 AND channel_id = $2 AND name LIKE $3`,
+);
+
+const SAVEPOINT = sql<never>('SAVEPOINT reserve_name');
+const ROLLBACK_TO_SAVEPOINT = sql<never>('ROLLBACK TO SAVEPOINT reserve_name');
+const RELEASE_SAVEPOINT = sql<never>('RELEASE SAVEPOINT reserve_name');
+
+const INSERT = sql<
+  { id: string },
+  [
+    tenantID: string,
+    channel: string,
+    channelID: string,
+    name: string,
+    type: string,
+    description: string | null,
+    language: string,
+    gatewayMeta: string,
+    meta: string,
+    tags: string[],
+    slots: string,
+    modelVariables: string,
+    createdBy: string,
+  ]
+>(
+  `INSERT INTO campaign_models (tenant_id, channel, channel_id, name, type, description, language, status,
+                                    gateway_meta, meta, tags, slots, model_variables, processing_at, created_by, updated_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'awaiting_submission', $8, $9, $10, $11, $12, now(), $13, $13)
+       RETURNING id`,
+);
+
+const VIEW = sql<ViewWithLanguage, [campaignModelID: string, tenantID: string]>(
+  `SELECT ${VIEW_COLUMNS}, m.language FROM campaign_models m WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL`,
+);
+
+const UPDATE_META_AND_TAGS = sql<CampaignModelView, [campaignModelID: string, tenantID: string, meta: string | null, tags: string[] | null, operatorID: string]>(
+  `UPDATE campaign_models m
+          SET meta = COALESCE($3::jsonb, m.meta), tags = COALESCE($4::text[], m.tags), updated_at = now(), updated_by = $5
+        WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL
+        RETURNING ${VIEW_COLUMNS}`,
+);
+
+const SUBMISSION_SUBJECT = sql<SubmissionSubject, [campaignModelID: string]>(
+  `SELECT m.id, m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountId", c.credentials_ref AS "credentialsRef"
+         FROM campaign_models m JOIN messaging_channels c ON c.id = m.channel_id
+        WHERE m.id = $1`,
+);
+
+const RECORD_ACCEPTED = sql<never, [campaignModelID: string, status: CampaignModelStatus, externalID: string, raw: string]>(
+  `UPDATE campaign_models
+          SET status = $2, external_id = $3, gateway_raw = $4, submission_attempts = submission_attempts + 1,
+              evaluating_at = CASE WHEN $2 = 'evaluating' THEN now() ELSE evaluating_at END,
+              approved_at = CASE WHEN $2 = 'approved' THEN now() ELSE approved_at END,
+              refused_at = CASE WHEN $2 = 'refused' THEN now() ELSE refused_at END,
+              updated_at = now()
+        WHERE id = $1 AND status = 'awaiting_submission'`,
+);
+
+const RECORD_REFUSED = sql<never, [campaignModelID: string, errorCode: number, errorMessage: string, raw: string]>(
+  `UPDATE campaign_models
+          SET status = 'refused', refused_at = now(), error_code = $2, error_message = $3, gateway_raw = $4,
+              submission_attempts = submission_attempts + 1, updated_at = now()
+        WHERE id = $1 AND status = 'awaiting_submission'`,
+);
+
+const RECORD_UNAVAILABLE = sql<never, [campaignModelID: string]>(
+  `UPDATE campaign_models SET submission_attempts = submission_attempts + 1 WHERE id = $1 AND status = 'awaiting_submission'`,
+);
+
+const APPLY_PROVIDER_STATUS = sql<
+  never,
+  [externalID: string, accountID: string, status: CampaignModelStatus, occurredAt: Date, reason: string | null, lastStatusUpdate: string]
+>(
+  `UPDATE campaign_models m
+          SET status = $3,
+              provider_status_at = $4,
+              evaluating_at = CASE WHEN $3 = 'evaluating' THEN $4 ELSE m.evaluating_at END,
+              approved_at = CASE WHEN $3 = 'approved' THEN $4 ELSE m.approved_at END,
+              refused_at = CASE WHEN $3 = 'refused' THEN $4 ELSE m.refused_at END,
+              error_code = CASE WHEN $3 = 'refused' THEN m.error_code END,
+              error_message = CASE WHEN $3 = 'refused' THEN COALESCE($5, m.error_message) END,
+              gateway_raw = m.gateway_raw || jsonb_build_object('lastStatusUpdate', $6::jsonb),
+              updated_at = now()
+         FROM messaging_channels c
+        WHERE m.external_id = $1 AND c.id = m.channel_id AND c.account_id = $2
+          AND m.status <> $3
+          AND (m.provider_status_at IS NULL OR m.provider_status_at <= $4)`,
+);
+
+/** A status the provider reported for one of its templates (the webhook), at the provider's event time. */
+export interface ProviderStatusChange {
+  externalID: string;
+  accountID: string;
+  status: CampaignModelStatus;
+  occurredAt: Date;
+  reason: string | null;
+  /** What is kept of the update on the model (gateway_raw.lastStatusUpdate). */
+  lastStatusUpdate: Record<string, unknown>;
+}
+
+/** All SQL of campaign models outside the list (campaign-models-list.repository.ts). */
 @Injectable()
 export class CampaignModelsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findConnectedChannel(tenantID: string, channelID: string): Promise<ConnectedChannel | undefined> {
-    const rows: ConnectedChannel[] = await this.dataSource.query(
-      `SELECT id, channel, account_id AS "accountId", credentials_ref AS "credentialsRef"
-         FROM messaging_channels WHERE id = $1 AND tenant_id = $2 AND status = 'connected'`,
-      [channelID, tenantID],
-    );
-    return rows[0];
+  /** Runs `work` in one transaction; `runner` is what the other methods take to join it. */
+  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction((manager) => work(manager));
+  }
+
+  async findConnectedChannel(scope: TenantScope, channelID: string): Promise<ConnectedChannel | undefined> {
+    return firstRow(this.dataSource, CONNECTED_CHANNEL, [channelID, scope.tenantID]);
   }
 
   /** Names of the channel that `base` or its suffixed forms may collide with (a hint; the unique index decides). */
-  async namesSharingPrefix(manager: EntityManager, tenantID: string, channelID: string, prefix: string): Promise<string[]> {
+  async namesSharingPrefix(runner: SqlRunner, scope: TenantScope, channelID: string, prefix: string): Promise<string[]> {
     const escaped = prefix.replace(/[\\%_]/g, (character) => `\\${character}`);
-    const rows: { name: string }[] = await manager.query(
-      `SELECT name FROM campaign_models WHERE tenant_id = $1 AND channel_id = $2 AND name LIKE $3`,
-      [tenantID, channelID, `${escaped}%`],
-    );
-    return rows.map((row) => row.name);
+    const found = await rows(runner, NAMES_LIKE, [scope.tenantID, channelID, `${escaped}%`]);
+    return found.map((row) => row.name);
   }
 
-  /** Inserts the model under `name`, awaiting submission; a taken name raises the unique violation. */
-  async insert(manager: EntityManager, model: NewCampaignModel, name: string): Promise<string> {
-    const rows: { id: string }[] = await manager.query(
-      `INSERT INTO campaign_models (tenant_id, channel, channel_id, name, type, description, language, status,
-                                    gateway_meta, meta, tags, slots, model_variables, processing_at, created_by, updated_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'awaiting_submission', $8, $9, $10, $11, $12, now(), $13, $13)
-       RETURNING id`,
-      [
-        model.tenantID,
+  /**
+   * Inserts the model under `name`, awaiting submission, within the
+   * transaction of `runner`; undefined when the name is taken (the unique
+   * index refused it), and the transaction goes on as before the attempt
+   * (a savepoint), so the next name can be tried.
+   */
+  async insertUnlessNameTaken(runner: SqlRunner, scope: TenantScope, model: NewCampaignModel, name: string): Promise<string | undefined> {
+    await run(runner, SAVEPOINT, []);
+    let inserted: { id: string } | undefined;
+    try {
+      inserted = await firstRow(runner, INSERT, [
+        scope.tenantID,
         model.channel,
         model.channelID,
         name,
@@ -95,76 +207,70 @@ export class CampaignModelsRepository {
         JSON.stringify(model.slots),
         JSON.stringify(model.modelVariables),
         model.createdBy,
-      ],
-    );
-    return rows[0].id;
+      ]);
+    } catch (error) {
+      if (violatedUniqueConstraint(error) !== NAME_INDEX) throw error;
+      await run(runner, ROLLBACK_TO_SAVEPOINT, []);
+      return undefined;
+    }
+    await run(runner, RELEASE_SAVEPOINT, []);
+    if (!inserted) throw new Error('INSERT ... RETURNING returned no row');
+    return inserted.id;
   }
 
-  async findView(tenantID: string, campaignModelID: string): Promise<(CampaignModelView & { language: string }) | undefined> {
-    const rows: (CampaignModelView & { language: string })[] = await this.dataSource.query(
-      `SELECT ${VIEW_COLUMNS}, m.language FROM campaign_models m WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL`,
-      [campaignModelID, tenantID],
-    );
-    return rows[0];
+  async findView(scope: TenantScope, campaignModelID: string): Promise<ViewWithLanguage | undefined> {
+    return firstRow(this.dataSource, VIEW, [campaignModelID, scope.tenantID]);
   }
 
   /** Operation 3: only meta and tags (each when given), plus updatedAt/updatedBy. */
   async updateMetaAndTags(
-    tenantID: string,
+    scope: TenantScope,
     campaignModelID: string,
     changes: { meta?: Record<string, unknown>; tags?: string[] },
     operatorID: string,
+    runner: SqlRunner = this.dataSource,
   ): Promise<CampaignModelView | undefined> {
-    const rows: CampaignModelView[] = await this.dataSource.query(
-      `UPDATE campaign_models m
-          SET meta = COALESCE($3::jsonb, m.meta), tags = COALESCE($4::text[], m.tags), updated_at = now(), updated_by = $5
-        WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL
-        RETURNING ${VIEW_COLUMNS}`,
-      [campaignModelID, tenantID, changes.meta === undefined ? null : JSON.stringify(changes.meta), changes.tags ?? null, operatorID],
-    );
-    // TypeORM answers an UPDATE ... RETURNING as [rows, affected].
-    const returned = Array.isArray(rows[0]) ? (rows[0] as unknown as CampaignModelView[]) : rows;
-    return returned[0];
+    return firstRow(runner, UPDATE_META_AND_TAGS, [
+      campaignModelID,
+      scope.tenantID,
+      changes.meta === undefined ? null : JSON.stringify(changes.meta),
+      changes.tags ?? null,
+      operatorID,
+    ]);
   }
 
+  /** By the model's id alone: the submission job acts on a model its create already checked. */
   async findSubmissionSubject(campaignModelID: string): Promise<SubmissionSubject | undefined> {
-    const rows: SubmissionSubject[] = await this.dataSource.query(
-      `SELECT m.id, m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountId", c.credentials_ref AS "credentialsRef"
-         FROM campaign_models m JOIN messaging_channels c ON c.id = m.channel_id
-        WHERE m.id = $1`,
-      [campaignModelID],
-    );
-    return rows[0];
+    return firstRow(this.dataSource, SUBMISSION_SUBJECT, [campaignModelID]);
   }
 
   /** The provider holds the template: its id, the status it reported and the matching timestamp. */
   async recordAccepted(campaignModelID: string, externalID: string, status: CampaignModelStatus, raw: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE campaign_models
-          SET status = $2, external_id = $3, gateway_raw = $4, submission_attempts = submission_attempts + 1,
-              evaluating_at = CASE WHEN $2 = 'evaluating' THEN now() ELSE evaluating_at END,
-              approved_at = CASE WHEN $2 = 'approved' THEN now() ELSE approved_at END,
-              refused_at = CASE WHEN $2 = 'refused' THEN now() ELSE refused_at END,
-              updated_at = now()
-        WHERE id = $1 AND status = 'awaiting_submission'`,
-      [campaignModelID, status, externalID, JSON.stringify(raw)],
-    );
+    await run(this.dataSource, RECORD_ACCEPTED, [campaignModelID, status, externalID, JSON.stringify(raw)]);
   }
 
   async recordRefused(campaignModelID: string, errorCode: number, errorMessage: string, raw: Record<string, unknown>): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE campaign_models
-          SET status = 'refused', refused_at = now(), error_code = $2, error_message = $3, gateway_raw = $4,
-              submission_attempts = submission_attempts + 1, updated_at = now()
-        WHERE id = $1 AND status = 'awaiting_submission'`,
-      [campaignModelID, errorCode, errorMessage, JSON.stringify(raw)],
-    );
+    await run(this.dataSource, RECORD_REFUSED, [campaignModelID, errorCode, errorMessage, JSON.stringify(raw)]);
   }
 
   async recordUnavailable(campaignModelID: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE campaign_models SET submission_attempts = submission_attempts + 1 WHERE id = $1 AND status = 'awaiting_submission'`,
-      [campaignModelID],
-    );
+    await run(this.dataSource, RECORD_UNAVAILABLE, [campaignModelID]);
+  }
+
+  /**
+   * Moves the provider's template to the reported status, unless it is there
+   * already or a later update was applied. Found by the provider's template
+   * id and account, not by tenant: the webhook is signed by the provider,
+   * and the account ties the template to the channel that submitted it.
+   */
+  async applyProviderStatus(change: ProviderStatusChange): Promise<void> {
+    await run(this.dataSource, APPLY_PROVIDER_STATUS, [
+      change.externalID,
+      change.accountID,
+      change.status,
+      change.occurredAt,
+      change.reason,
+      JSON.stringify(change.lastStatusUpdate),
+    ]);
   }
 }

@@ -5,10 +5,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppException } from '@platform/errors';
 import type { RawBodyRequest } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ApplyTemplateStatus } from './apply-template-status.usecase';
-import { signatureMatches, statusUpdatesOf } from './template-status-webhook';
+import { ApplyTemplateStatusUseCase } from './apply-template-status.use-case';
 
-export const WEBHOOK_APP_SECRET = Symbol('WEBHOOK_APP_SECRET');
 export const WEBHOOK_VERIFY_TOKEN = Symbol('WEBHOOK_VERIFY_TOKEN');
 
 /** The provider's subscription handshake: `?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...`. */
@@ -40,9 +38,8 @@ function sameToken(expected: string | undefined, presented: string): boolean {
 @Controller('v1/webhooks/whatsapp')
 export class TemplateStatusWebhookController {
   constructor(
-    @Inject(WEBHOOK_APP_SECRET) private readonly appSecret: string | undefined,
     @Inject(WEBHOOK_VERIFY_TOKEN) private readonly verifyToken: string | undefined,
-    private readonly applyStatus: ApplyTemplateStatus,
+    private readonly applyStatus: ApplyTemplateStatusUseCase,
   ) {}
 
   @Get()
@@ -70,9 +67,6 @@ export class TemplateStatusWebhookController {
   @ApiOkResponse({ description: '{received: number of status updates read}' })
   @ApiErrors('Unauthorized')
   async receive(@Req() request: RawBodyRequest<FastifyRequest>): Promise<{ received: number }> {
-    if (!signatureMatches(this.appSecret, request.rawBody, request.headers['x-hub-signature-256'])) throw new AppException('Unauthorized');
-    const updates = statusUpdatesOf(request.body, new Date());
-    for (const update of updates) await this.applyStatus.execute(update);
-    return { received: updates.length };
+    return this.applyStatus.execute({ rawBody: request.rawBody, signature: request.headers['x-hub-signature-256'], body: request.body });
   }
 }

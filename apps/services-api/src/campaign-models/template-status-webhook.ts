@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isPlainObject } from './campaign-model.validators';
 
+/** Injection token of the secret the provider signs webhooks with (none: every delivery is refused). */
+export const WEBHOOK_APP_SECRET = Symbol('WEBHOOK_APP_SECRET');
+
 /**
  * The provider signs each webhook delivery with its app secret:
  * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.

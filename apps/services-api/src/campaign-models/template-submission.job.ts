@@ -1,6 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { SqlRunner } from '@platform/database';
 import type PgBoss from 'pg-boss';
 import { withPropagatedHeaders, WithHeaders } from '../jobs/job-headers';
+import { JobQueueRepository } from '../jobs/job-queue.repository';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../jobs/pg-boss.provider';
 import { TemplateSubmission } from './template-submission';
 
@@ -39,11 +41,13 @@ export class TemplateSubmissionJobs implements OnApplicationBootstrap {
     @Inject(JOBS_SETTINGS) private readonly jobs: JobsSettings,
     @Inject(SUBMISSION_RETRY) private readonly retry: SubmissionRetrySettings,
     private readonly submission: TemplateSubmission,
+    private readonly queue: JobQueueRepository,
   ) {}
 
-  /** The options of the first job, written with the model (`db` = the create's transaction). */
-  firstJob(campaignModelID: string, db: PgBoss.Db): [string, TemplateSubmissionJob, PgBoss.SendOptions] {
-    return [TEMPLATE_SUBMISSION_QUEUE, withPropagatedHeaders({ campaignModelID, attempt: 0 }), { startAfter: this.retry.firstDelaySeconds, db }];
+  /** Enqueues the model's first job within the create's transaction (`runner`), due after the first delay. */
+  async enqueueFirst(runner: SqlRunner, campaignModelID: string): Promise<void> {
+    const job: TemplateSubmissionJob = withPropagatedHeaders({ campaignModelID, attempt: 0 });
+    await this.queue.sendWithin(runner, TEMPLATE_SUBMISSION_QUEUE, job, { startAfter: this.retry.firstDelaySeconds });
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -1,9 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { CAMPAIGN_STATUSES } from '@platform/database';
 import { IsUuidValue } from '@platform/http-common';
-import { CampaignsRepository, CampaignStats } from './campaigns.repository';
+import type { CampaignStats } from './campaigns.repository';
+import { GetCampaignStatsUseCase } from './get-campaign-stats.use-case';
 
 export class CampaignStatsParams {
   @ApiProperty({ format: 'uuid' })
@@ -26,10 +27,7 @@ export class CampaignStatsResponse implements CampaignStats {
 @ApiTags('Campaigns')
 @Controller('v1/tenants/:tenantID/campaigns')
 export class CampaignsController {
-  constructor(
-    private readonly access: TenantAccessService,
-    private readonly campaigns: CampaignsRepository,
-  ) {}
+  constructor(private readonly getStats: GetCampaignStatsUseCase) {}
 
   /** Operation 6. */
   @Get('stats')
@@ -37,7 +35,6 @@ export class CampaignsController {
   @ApiOperation({ summary: 'Count the tenant\'s campaigns by status' })
   @ApiOkResponse({ type: CampaignStatsResponse })
   async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignStatsParams): Promise<CampaignStatsResponse> {
-    await this.access.require(principal, params.tenantID);
-    return this.campaigns.stats(params.tenantID);
+    return this.getStats.execute({ principal, tenantID: params.tenantID });
   }
 }

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CampaignsController } from './campaigns.controller';
 import { CampaignsRepository } from './campaigns.repository';
+import { GetCampaignStatsUseCase } from './get-campaign-stats.use-case';
 
 /** Campaigns (SPEC.md operation 6: stats). */
-@Module({ controllers: [CampaignsController], providers: [CampaignsRepository] })
+@Module({ controllers: [CampaignsController], providers: [CampaignsRepository, GetCampaignStatsUseCase] })
 export class CampaignsModule {}

@@ -1,19 +1,15 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, Principal, TenantAccessService } from '@platform/auth';
+import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
 import { pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { ContactSessionsParams, ContactSessionsQuery, ContactSessionsResponse } from './contact-session.dto';
-import { ListContactSessionsService } from './list-contact-sessions.service';
-import { sessionVisibilityOf } from './session-visibility';
+import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 
 @ApiTags('Contacts')
 @Controller('v1/tenants/:tenantID/contacts/:contactID/sessions')
 export class ContactSessionsController {
-  constructor(
-    private readonly access: TenantAccessService,
-    private readonly listSessions: ListContactSessionsService,
-  ) {}
+  constructor(private readonly listSessions: ListContactSessionsUseCase) {}
 
   /** Operation 11 of SPEC.md. */
   @Get()
@@ -33,13 +29,7 @@ export class ContactSessionsController {
     @Query() query: ContactSessionsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ContactSessionsResponse> {
-    await this.access.require(principal, params.tenantID);
-    const response = await this.listSessions.list(
-      params.tenantID.toLowerCase(),
-      params.contactID.toLowerCase(),
-      sessionVisibilityOf(principal),
-      pageRequestOf(query),
-    );
+    const response = await this.listSessions.execute({ principal, tenantID: params.tenantID, contactID: params.contactID, page: pageRequestOf(query) });
     reply.status(pageStatus(response.meta));
     return response;
   }

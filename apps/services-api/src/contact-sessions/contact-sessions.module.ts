@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactSessionsController } from './contact-sessions.controller';
 import { ContactSessionsRepository } from './contact-sessions.repository';
-import { ListContactSessionsService } from './list-contact-sessions.service';
+import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 
-@Module({ controllers: [ContactSessionsController], providers: [ContactSessionsRepository, ListContactSessionsService] })
+@Module({ controllers: [ContactSessionsController], providers: [ContactSessionsRepository, ListContactSessionsUseCase] })
 export class ContactSessionsModule {}

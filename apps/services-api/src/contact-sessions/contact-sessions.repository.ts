@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
+import { firstRow, rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { SessionDto } from './contact-session.dto';
 import { SessionVisibility } from './session-visibility';
@@ -65,41 +67,21 @@ function toDto(row: SessionRow): SessionDto {
   return session;
 }
 
-@Injectable()
-export class ContactSessionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+type Kind = SessionVisibility['kind'];
 
-  /**
-   * How many of the contact's sessions the viewer may list, with no page
-   * (for a page number past any real offset).
-   */
-  async countVisible(tenantID: string, contactID: string, visibility: SessionVisibility): Promise<number> {
-    const rows: { total: string }[] = await this.dataSource.query(`SELECT ${visibleCount(visibility)} AS total`, parametersOf(tenantID, contactID, visibility));
-    return Number(rows[0].total);
-  }
-
-  /**
-   * One page, most recently active first (last activity, then id, both
-   * descending), and the viewer's visible count, in one statement (one round
-   * trip). The page's ids come from an index-only walk of
-   * sessions_contact_activity_idx (visibility is checked on its INCLUDE
-   * columns), then only those sessions, their last messages and summaries
-   * are read. An offset past the last session gives an empty page.
-   */
-  async pageWithCount(
-    tenantID: string,
-    contactID: string,
-    visibility: SessionVisibility,
-    page: { offset: number; limit: number },
-  ): Promise<{ totalCount: number; data: SessionDto[] }> {
-    const operatorFilter = visibility.kind === 'operator' ? `AND ${VISIBLE_TO_OPERATOR('v')}` : '';
-    const parameters = parametersOf(tenantID, contactID, visibility);
-    const offsetParameter = `$${parameters.length + 1}`;
-    const limitParameter = `$${parameters.length + 2}`;
-    parameters.push(page.offset, page.limit);
-    // The count is an uncorrelated subquery (computed once); the outer join keeps one row when the page is empty.
-    const rows: (SessionRow & { total_count: string })[] = await this.dataSource.query(
-      `WITH page AS (
+/**
+ * The page statement of a visibility, with its count: the page's ids come
+ * from an index-only walk of sessions_contact_activity_idx (visibility is
+ * checked on its INCLUDE columns), then only those sessions, their last
+ * messages and summaries are read. The count is an uncorrelated subquery
+ * (computed once); the outer join keeps one row when the page is empty.
+ */
+function pageText(kind: Kind): string {
+  const operatorFilter = kind === 'operator' ? `AND ${VISIBLE_TO_OPERATOR('v')}` : '';
+  const parameterCount = kind === 'operator' ? 3 : 2;
+  const offsetParameter = `$${parameterCount + 1}`;
+  const limitParameter = `$${parameterCount + 2}`;
+  return `WITH page AS (
          SELECT v.id, v.last_activity_at FROM sessions v
           WHERE v.tenant_id = $1 AND v.contact_id = $2 ${operatorFilter}
           ORDER BY v.last_activity_at DESC, v.id DESC
@@ -114,18 +96,55 @@ export class ContactSessionsRepository {
            LEFT JOIN messages m ON m.id = s.last_message_id
            LEFT JOIN session_summaries ss ON ss.session_id = s.id
        )
-       SELECT ${visibleCount(visibility)} AS total_count, page_rows.*
+       SELECT ${visibleCount(kind)} AS total_count, page_rows.*
          FROM (SELECT 1) AS one
          LEFT JOIN page_rows ON true
-        ORDER BY page_rows.page_activity DESC, page_rows.id DESC`,
-      parameters,
-    );
-    return { totalCount: Number(rows[0].total_count), data: rows.filter((row) => row.id !== null).map(toDto) };
-  }
+        ORDER BY page_rows.page_activity DESC, page_rows.id DESC`;
 }
 
-function parametersOf(tenantID: string, contactID: string, visibility: SessionVisibility): unknown[] {
-  return visibility.kind === 'operator' ? [tenantID, contactID, visibility.operatorID] : [tenantID, contactID];
+type PageRow = SessionRow & { total_count: string };
+type AllParams = [tenantID: string, contactID: string];
+type OperatorParams = [tenantID: string, contactID: string, operatorID: string];
+
+// Built once: the text depends on the visibility only.
+const COUNT_ALL = sql<{ total: string }, AllParams>(`SELECT ${visibleCount('all')} AS total`);
+const COUNT_OPERATOR = sql<{ total: string }, OperatorParams>(`SELECT ${visibleCount('operator')} AS total`);
+const PAGE_ALL = sql<PageRow, [...AllParams, offset: number, limit: number]>(pageText('all'));
+const PAGE_OPERATOR = sql<PageRow, [...OperatorParams, offset: number, limit: number]>(pageText('operator'));
+
+@Injectable()
+export class ContactSessionsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * How many of the contact's sessions the viewer may list, with no page
+   * (for a page number past any real offset).
+   */
+  async countVisible(scope: TenantScope, contactID: string, visibility: SessionVisibility): Promise<number> {
+    const counted =
+      visibility.kind === 'operator'
+        ? await firstRow(this.dataSource, COUNT_OPERATOR, [scope.tenantID, contactID, visibility.operatorID])
+        : await firstRow(this.dataSource, COUNT_ALL, [scope.tenantID, contactID]);
+    return Number(counted?.total);
+  }
+
+  /**
+   * One page, most recently active first (last activity, then id, both
+   * descending), and the viewer's visible count, in one statement (one round
+   * trip). An offset past the last session gives an empty page.
+   */
+  async pageWithCount(
+    scope: TenantScope,
+    contactID: string,
+    visibility: SessionVisibility,
+    page: { offset: number; limit: number },
+  ): Promise<{ totalCount: number; data: SessionDto[] }> {
+    const found =
+      visibility.kind === 'operator'
+        ? await rows(this.dataSource, PAGE_OPERATOR, [scope.tenantID, contactID, visibility.operatorID, page.offset, page.limit])
+        : await rows(this.dataSource, PAGE_ALL, [scope.tenantID, contactID, page.offset, page.limit]);
+    return { totalCount: Number(found[0].total_count), data: found.filter((row) => row.id !== null).map(toDto) };
+  }
 }
 
 /**
@@ -134,8 +153,8 @@ function parametersOf(tenantID: string, contactID: string, visibility: SessionVi
  * adds the unlisted sessions they are on, read from a partial index of
  * unlisted sessions (so the cost follows the contact's unlisted sessions only).
  */
-function visibleCount(visibility: SessionVisibility): string {
-  if (visibility.kind === 'all') {
+function visibleCount(kind: Kind): string {
+  if (kind === 'all') {
     return 'coalesce((SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)';
   }
   return `(coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)

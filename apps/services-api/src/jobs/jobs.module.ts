@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import { JobQueueMetrics } from './job-queue-metrics';
+import { JobQueueRepository } from './job-queue.repository';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
 
 /**
@@ -9,7 +10,7 @@ import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
  * migrates itself), started before the app serves and stopped with it.
  *
  * Features inject `PG_BOSS` to send jobs (inside their own transaction with
- * `jobDatabaseOf`) and register their workers in `onApplicationBootstrap`
+ * `JobQueueRepository`) and register their workers in `onApplicationBootstrap`
  * with `registerWorker`.
  */
 @Global()
@@ -41,8 +42,9 @@ export class JobsModule implements OnApplicationShutdown {
           },
         },
         JobQueueMetrics,
+        JobQueueRepository,
       ],
-      exports: [PG_BOSS, JOBS_SETTINGS],
+      exports: [PG_BOSS, JOBS_SETTINGS, JobQueueRepository],
     };
   }
 

@@ -1,5 +1,4 @@
 import type PgBoss from 'pg-boss';
-import type { EntityManager } from 'typeorm';
 import { runJobAsPartOfItsRequest, WithHeaders } from './job-headers';
 
 /** Injection token of services-api's one started pg-boss instance. */
@@ -15,20 +14,6 @@ export interface JobsSettings {
   pollingIntervalMs: number;
   /** Queues whose depth and oldest due job are metrics (JobQueueMetrics). */
   measuredQueues: string[];
-}
-
-/**
- * Lets pg-boss write a job through a TypeORM transaction, so the job exists
- * if and only if the rows it is about were committed (an outbox without a
- * relay): `boss.send(queue, data, { db: jobDatabaseOf(manager) })`.
- */
-export function jobDatabaseOf(manager: EntityManager): PgBoss.Db {
-  return {
-    executeSql: async (text, values) => {
-      const rows: unknown = await manager.query(text, values);
-      return { rows: Array.isArray(rows) ? rows : [] };
-    },
-  };
 }
 
 /** PostgreSQL's deadlock_detected. */

@@ -1,17 +1,14 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { NotificationCountsRepository } from './notification-counts.repository';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { ListNotificationCountsUseCase } from './list-notification-counts.use-case';
 import { NotificationCounts, NotificationCountsParams } from './notification.dto';
 import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Notifications')
 @Controller('v1/tenants/:tenantID/notifications')
 export class NotificationsController {
-  constructor(
-    private readonly access: TenantAccessService,
-    private readonly counts: NotificationCountsRepository,
-  ) {}
+  constructor(private readonly listCounts: ListNotificationCountsUseCase) {}
 
   /** Operation 14 of SPEC.md. */
   @Get()
@@ -27,7 +24,6 @@ export class NotificationsController {
     schema: { type: 'object', additionalProperties: { type: 'integer' }, example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } },
   })
   async list(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: NotificationCountsParams): Promise<NotificationCounts> {
-    await this.access.require(principal, params.tenantID, { tenantNotFoundIs404: true });
-    return this.counts.unreadCounts(params.tenantID.toLowerCase(), principal.operatorID);
+    return this.listCounts.execute({ principal, tenantID: params.tenantID });
   }
 }

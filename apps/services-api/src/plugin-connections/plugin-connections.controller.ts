@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { DeletePluginConnection, InstallPluginConnection } from '@platform/contracts';
-import { TransportClient } from '@platform/transport';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 import {
   DeletedPluginConnectionResponse,
   InstallPluginBody,
@@ -11,6 +11,7 @@ import {
   TenantPluginConnectionsParams,
 } from './plugin-connection.dto';
 import { ApiErrors } from '@platform/http-common';
+import { Idempotent } from '@platform/idempotency';
 
 /**
  * Plugin connections of a tenant. Owners only; core-tenants owns the
@@ -20,8 +21,8 @@ import { ApiErrors } from '@platform/http-common';
 @Controller('v1/tenants/:tenantID/plugins/connections')
 export class PluginConnectionsController {
   constructor(
-    private readonly access: TenantAccessService,
-    private readonly coreTenants: TransportClient,
+    private readonly installConnection: InstallPluginConnectionUseCase,
+    private readonly deleteConnection: DeletePluginConnectionUseCase,
   ) {}
 
   @Post()
@@ -34,18 +35,14 @@ export class PluginConnectionsController {
       'provider, a hosted one a VM; a provider failure (502 5002) leaves no connection. Only tenant owners (else 403 1004).',
   })
   @ApiErrors('TenantNotFound', 'PluginAlreadyInstalled', 'TenantBillingNotConfigured', 'BadGateway', 'InternalServiceTimeout')
+  @Idempotent()
   @ApiCreatedResponse({ type: InstalledPluginConnectionResponse })
   async install(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantPluginConnectionsParams,
     @Body() body: InstallPluginBody,
   ): Promise<InstalledPluginConnectionResponse> {
-    await this.access.require(principal, params.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    const installed = await this.coreTenants.send(InstallPluginConnection, {
-      tenantID: params.tenantID.toLowerCase(),
-      pluginID: body.pluginID.toLowerCase(),
-    });
-    return { data: installed };
+    return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID }) };
   }
 
   /** Operation 1 of SPEC.md. */
@@ -61,11 +58,6 @@ export class PluginConnectionsController {
   @ApiErrors('TenantNotFound', 'PluginConnectionNotFound', 'BadGateway', 'InternalServiceTimeout')
   @ApiOkResponse({ type: DeletedPluginConnectionResponse })
   async remove(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: PluginConnectionParams): Promise<DeletedPluginConnectionResponse> {
-    await this.access.require(principal, params.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    const result = await this.coreTenants.send(DeletePluginConnection, {
-      tenantID: params.tenantID.toLowerCase(),
-      pluginConnectionID: params.pluginConnectionID.toLowerCase(),
-    });
-    return { data: result };
+    return { data: await this.deleteConnection.execute({ principal, tenantID: params.tenantID, pluginConnectionID: params.pluginConnectionID }) };
   }
 }

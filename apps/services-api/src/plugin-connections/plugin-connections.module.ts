@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 import { PluginConnectionsController } from './plugin-connections.controller';
 
-@Module({ controllers: [PluginConnectionsController] })
+@Module({ controllers: [PluginConnectionsController], providers: [InstallPluginConnectionUseCase, DeletePluginConnectionUseCase] })
 export class PluginConnectionsModule {}

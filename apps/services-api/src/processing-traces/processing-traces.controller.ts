@@ -1,18 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { DiscoverProcessingTraces } from './discover-processing-traces.use-case';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import { DiscoveryResponse, ProcessingTracesParams, RetrievalBody, RetrievalResponse } from './processing-traces.dto';
-import { RetrieveProcessingTraces } from './retrieve-processing-traces.use-case';
+import { RetrieveProcessingTracesUseCase } from './retrieve-processing-traces.use-case';
 import { ApiErrors } from '@platform/http-common';
 
 @ApiTags('Sessions')
 @Controller('v1/tenants/:tenantID/sessions/:sessionID/processing-traces')
 export class ProcessingTracesController {
   constructor(
-    private readonly access: TenantAccessService,
-    private readonly discovery: DiscoverProcessingTraces,
-    private readonly retrieval: RetrieveProcessingTraces,
+    private readonly discovery: DiscoverProcessingTracesUseCase,
+    private readonly retrieval: RetrieveProcessingTracesUseCase,
   ) {}
 
   /** Operation 9 of SPEC.md. */
@@ -29,8 +28,7 @@ export class ProcessingTracesController {
   @ApiErrors('SessionNotFound')
   @ApiOkResponse({ type: DiscoveryResponse })
   async discover(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: ProcessingTracesParams): Promise<DiscoveryResponse> {
-    await this.access.require(principal, params.tenantID);
-    return this.discovery.discover(params.tenantID.toLowerCase(), params.sessionID.toLowerCase());
+    return this.discovery.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID });
   }
 
   /** Operation 10 of SPEC.md. */
@@ -52,7 +50,6 @@ export class ProcessingTracesController {
     @Param() params: ProcessingTracesParams,
     @Body() body: RetrievalBody,
   ): Promise<RetrievalResponse> {
-    await this.access.require(principal, params.tenantID);
-    return this.retrieval.retrieve(params.tenantID.toLowerCase(), params.sessionID.toLowerCase(), body.traces);
+    return this.retrieval.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, traces: body.traces });
   }
 }

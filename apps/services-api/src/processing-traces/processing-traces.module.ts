@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
-import { DiscoverProcessingTraces } from './discover-processing-traces.use-case';
+import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import { ProcessingTracesController } from './processing-traces.controller';
 import { ProcessingTracesRepository } from './processing-traces.repository';
 import { HttpTraceProviderClient } from './provider/http-trace-provider.client';
 import { TraceProviderClient } from './provider/trace-provider.client';
 import { RetrievalCache } from './retrieval-cache';
-import { RetrieveProcessingTraces } from './retrieve-processing-traces.use-case';
+import { RetrieveProcessingTracesUseCase } from './retrieve-processing-traces.use-case';
 import { TraceCredentials } from './trace-credentials';
 import { TraceFanOut } from './trace-fan-out';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
@@ -29,8 +29,8 @@ export class ProcessingTracesModule {
         TraceCredentials,
         TraceFanOut,
         RetrievalCache,
-        DiscoverProcessingTraces,
-        RetrieveProcessingTraces,
+        DiscoverProcessingTracesUseCase,
+        RetrieveProcessingTracesUseCase,
       ],
     };
   }

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { OperatorPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { composeRetrieval, distinctTraces, isTerminal, outcomeOf, RequestedTrace, TraceOutcome, traceKey } from './compose-retrieval';
 import { RetrievalResponse } from './processing-traces.dto';
 import { ProcessingTracesRepository } from './processing-traces.repository';
-import { TraceProvider } from './provider/trace-provider.client';
+import { TraceProvider, TraceProviderClient } from './provider/trace-provider.client';
 import { RetrievalCache } from './retrieval-cache';
 import { TraceFanOut } from './trace-fan-out';
+
+export interface RetrieveProcessingTracesCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  sessionID: string;
+  traces: RequestedTrace[];
+}
 
 /**
  * Operation 10: the steps of the requested traces, read from their sources
@@ -13,26 +21,30 @@ import { TraceFanOut } from './trace-fan-out';
  * annotated; terminal results come from and go to the cache.
  */
 @Injectable()
-export class RetrieveProcessingTraces {
+export class RetrieveProcessingTracesUseCase {
   constructor(
+    private readonly access: TenantAccessService,
     private readonly repository: ProcessingTracesRepository,
     private readonly fanOut: TraceFanOut,
+    private readonly providerClient: TraceProviderClient,
     private readonly cache: RetrievalCache,
   ) {}
 
-  async retrieve(tenantID: string, sessionID: string, traces: RequestedTrace[]): Promise<RetrievalResponse> {
-    const requested = distinctTraces(traces);
-    const cacheKey = RetrievalCache.keyOf(tenantID, sessionID, requested);
+  async execute(command: RetrieveProcessingTracesCommand): Promise<RetrievalResponse> {
+    const scope = await this.access.require(command.principal, command.tenantID);
+    const sessionID = command.sessionID.toLowerCase();
+    const requested = distinctTraces(command.traces);
+    const cacheKey = RetrievalCache.keyOf(scope.tenantID, sessionID, requested);
     const [exists, installed, cached] = await Promise.all([
-      this.repository.sessionExists(tenantID, sessionID),
-      this.repository.providersOf(tenantID),
+      this.repository.sessionExists(scope, sessionID),
+      this.repository.providersOf(scope),
       this.cache.get(cacheKey),
     ]);
     if (!exists) throw new AppException('SessionNotFound');
     const providers = new Map(installed.map((provider) => [provider.urn, provider]));
     if (cached) return composeRetrieval(requested, cached, providers);
 
-    const outcomes = await this.read(tenantID, sessionID, requested, providers);
+    const outcomes = await this.read(scope, sessionID, requested, providers);
     const all = requested.map((trace) => (providers.has(trace.source) ? outcomes.get(traceKey(trace))! : ({ status: 'not_found' } as const)));
     if (isTerminal(all)) await this.cache.put(cacheKey, outcomes);
     return composeRetrieval(requested, outcomes, providers);
@@ -40,7 +52,7 @@ export class RetrieveProcessingTraces {
 
   /** One read call per installed source named, all at once; each requested trace gets an outcome. */
   private async read(
-    tenantID: string,
+    scope: TenantScope,
     sessionID: string,
     requested: RequestedTrace[],
     providers: ReadonlyMap<string, TraceProvider>,
@@ -51,8 +63,8 @@ export class RetrieveProcessingTraces {
       refsBySource.set(trace.source, [...(refsBySource.get(trace.source) ?? []), trace.traceRef]);
     }
     const involved = [...refsBySource.keys()].map((source) => providers.get(source)!);
-    const results = await this.fanOut.run(tenantID, sessionID, involved, (provider, call) =>
-      this.fanOut.client.read(provider, call, refsBySource.get(provider.urn)!),
+    const results = await this.fanOut.run(scope.tenantID, sessionID, involved, (provider, call) =>
+      this.providerClient.read(provider, call, refsBySource.get(provider.urn)!),
     );
 
     const outcomes = new Map<string, TraceOutcome>();

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TraceCredentials } from './trace-credentials';
-import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure, SourceFailure } from './provider/trace-provider.client';
+import { TraceCall, TraceProvider, TraceProviderFailure, SourceFailure } from './provider/trace-provider.client';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 
 export type FanOutResult<T> = { provider: TraceProvider } & ({ ok: true; value: T } | { ok: false; failure: SourceFailure });
@@ -15,7 +15,6 @@ export class TraceFanOut {
   private readonly logger = new Logger(TraceFanOut.name);
 
   constructor(
-    readonly client: TraceProviderClient,
     private readonly credentials: TraceCredentials,
     @Inject(TRACE_SETTINGS) private readonly settings: TraceSettings,
   ) {}

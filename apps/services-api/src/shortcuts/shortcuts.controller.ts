@@ -1,18 +1,15 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { pageRequestOf, pageStatus } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import { ListShortcutsService } from './list-shortcuts.service';
+import { ListShortcutsUseCase } from './list-shortcuts.use-case';
 import { ShortcutListParams, ShortcutListQuery, ShortcutListResponse } from './shortcut.dto';
 
 @ApiTags('Operators/Shortcuts')
 @Controller('v1/tenants/:tenantID/operators/shortcuts')
 export class ShortcutsController {
-  constructor(
-    private readonly access: TenantAccessService,
-    private readonly listShortcuts: ListShortcutsService,
-  ) {}
+  constructor(private readonly listShortcuts: ListShortcutsUseCase) {}
 
   /** Operation 7 of SPEC.md. */
   @Get()
@@ -31,9 +28,13 @@ export class ShortcutsController {
     @Query() query: ShortcutListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ShortcutListResponse> {
-    await this.access.require(principal, params.tenantID);
-    const viewer = { tenantID: params.tenantID.toLowerCase(), operatorID: principal.operatorID };
-    const response = await this.listShortcuts.list(viewer, { scope: query.scope, search: query.search }, pageRequestOf(query));
+    const response = await this.listShortcuts.execute({
+      principal,
+      tenantID: params.tenantID,
+      scope: query.scope,
+      search: query.search,
+      page: pageRequestOf(query),
+    });
     reply.status(pageStatus(response.meta));
     return response;
   }

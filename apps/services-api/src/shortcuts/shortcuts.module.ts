@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ListShortcutsService } from './list-shortcuts.service';
+import { ListShortcutsUseCase } from './list-shortcuts.use-case';
 import { ShortcutsController } from './shortcuts.controller';
 import { ShortcutsRepository } from './shortcuts.repository';
 
-@Module({ controllers: [ShortcutsController], providers: [ShortcutsRepository, ListShortcutsService] })
+@Module({ controllers: [ShortcutsController], providers: [ShortcutsRepository, ListShortcutsUseCase] })
 export class ShortcutsModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ShortcutContent, ShortcutScope } from '@platform/database';
+import type { TenantScope } from '@platform/auth';
+import { firstRow, rows, ShortcutContent, ShortcutScope, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { ShortcutDto } from './shortcut.dto';
 import { RangeSlice } from './page-split';
@@ -15,12 +16,6 @@ interface ShortcutRow {
   contents: ShortcutContent[];
   created_at: Date;
   updated_at: Date;
-}
-
-/** Who asks, in which tenant: personal shortcuts are the operator's own only. */
-export interface ShortcutViewer {
-  tenantID: string;
-  operatorID: string;
 }
 
 /** The columns of a shortcut and the order of operation 7 over `alias`. */
@@ -54,33 +49,21 @@ function toDto(row: ShortcutRow): ShortcutDto {
   };
 }
 
-@Injectable()
-export class ShortcutsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** The viewer's personal count and the tenant's company-wide count, from the trigger-kept counters. */
-  async countVisible(viewer: ShortcutViewer): Promise<{ personal: number; company: number }> {
-    const rows: { personal: string; company: string }[] = await this.dataSource.query(
-      `SELECT coalesce(sum(total) FILTER (WHERE scope = 'user-based'), 0) AS personal,
+const COUNTS = sql<{ personal: string; company: string }, [tenantID: string, operatorID: string]>(
+  `SELECT coalesce(sum(total) FILTER (WHERE scope = 'user-based'), 0) AS personal,
               coalesce(sum(total) FILTER (WHERE scope = 'tenant-based'), 0) AS company
          FROM shortcut_counts
         WHERE tenant_id = $1
           AND ((scope = 'user-based' AND owner_id = $2)
             OR (scope = 'tenant-based' AND owner_id = '00000000-0000-0000-0000-000000000000'))`,
-      [viewer.tenantID, viewer.operatorID],
-    );
-    return { personal: Number(rows[0].personal), company: Number(rows[0].company) };
-  }
+);
 
-  /**
-   * One page laid over the two ranges: a slice of the personal range and a
-   * slice of the company-wide one. Each slice walks its own index (index-only,
-   * so skipped rows cost no heap reads; backwards for a slice read from the
-   * range's end), then the page's rows are fetched and put in list order.
-   */
-  async page(viewer: ShortcutViewer, personal: RangeSlice, company: RangeSlice): Promise<ShortcutDto[]> {
-    const rows: ShortcutRow[] = await this.dataSource.query(
-      `WITH page AS (
+type PageParams = [tenantID: string, operatorID: string, personalOffset: number, personalLimit: number, companyOffset: number, companyLimit: number];
+
+/** The page statement for the directions its two slices are read in. */
+const pageStatement = (personal: RangeSlice, company: RangeSlice) =>
+  sql<ShortcutRow, PageParams>(
+    `WITH page AS (
          (SELECT id FROM shortcuts
            WHERE tenant_id = $1 AND scope = 'user-based' AND operator_id = $2
            ORDER BY ${rangeOrder(personal)} OFFSET $3 LIMIT $4)
@@ -91,23 +74,20 @@ export class ShortcutsRepository {
        )
        SELECT ${COLUMNS('s')} FROM page JOIN shortcuts s ON s.id = page.id
         ORDER BY ${ORDER('s')}`,
-      [viewer.tenantID, viewer.operatorID, personal.offset, personal.limit, company.offset, company.limit],
-    );
-    return rows.map(toDto);
-  }
+  );
 
-  /**
-   * Shortcuts whose bang or preview contains the pattern (ILIKE, served by the
-   * trigram indexes), with their exact count: both cost in proportion to the
-   * matches, never to the tenant. `offset` is a decimal string (pages reach 2^53).
-   */
-  async search(
-    viewer: ShortcutViewer,
-    filter: { scope?: ShortcutScope; pattern: string },
-    page: { offset: string; limit: number },
-  ): Promise<{ totalCount: number; data: ShortcutDto[] }> {
-    const rows: (Partial<ShortcutRow> & { total_count: string })[] = await this.dataSource.query(
-      `WITH matches AS MATERIALIZED (
+const [FORWARD, BACKWARD] = [{ offset: 0, limit: 0 }, { offset: 0, limit: 0, backward: true }];
+/** Built once, by [personal backward][company backward]: the text depends on the directions only. */
+const PAGES = [
+  [pageStatement(FORWARD, FORWARD), pageStatement(FORWARD, BACKWARD)],
+  [pageStatement(BACKWARD, FORWARD), pageStatement(BACKWARD, BACKWARD)],
+];
+
+const SEARCH = sql<
+  Omit<ShortcutRow, 'id'> & { id: string | null; total_count: string },
+  [tenantID: string, operatorID: string, scope: ShortcutScope | null, pattern: string, offset: string, limit: number]
+>(
+  `WITH matches AS MATERIALIZED (
          SELECT id, scope, bang FROM shortcuts
           WHERE tenant_id = $1
             AND (scope = 'tenant-based' OR operator_id = $2)
@@ -120,11 +100,47 @@ export class ShortcutsRepository {
          FROM (SELECT count(*) AS total_count FROM matches) counted
          LEFT JOIN (page JOIN shortcuts s ON s.id = page.id) ON true
         ORDER BY ${ORDER('s')}`,
-      [viewer.tenantID, viewer.operatorID, filter.scope ?? null, filter.pattern, page.offset, page.limit],
-    );
+);
+
+/** Personal shortcuts are the operator's own only; company-wide ones are the tenant's. */
+@Injectable()
+export class ShortcutsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The operator's personal count and the tenant's company-wide count, from the trigger-kept counters. */
+  async countVisible(scope: TenantScope, operatorID: string): Promise<{ personal: number; company: number }> {
+    const counted = await firstRow(this.dataSource, COUNTS, [scope.tenantID, operatorID]);
+    return { personal: Number(counted?.personal), company: Number(counted?.company) };
+  }
+
+  /**
+   * One page laid over the two ranges: a slice of the personal range and a
+   * slice of the company-wide one. Each slice walks its own index (index-only,
+   * so skipped rows cost no heap reads; backwards for a slice read from the
+   * range's end), then the page's rows are fetched and put in list order.
+   */
+  async page(scope: TenantScope, operatorID: string, personal: RangeSlice, company: RangeSlice): Promise<ShortcutDto[]> {
+    const statement = PAGES[personal.backward ? 1 : 0][company.backward ? 1 : 0];
+    const found = await rows(this.dataSource, statement, [scope.tenantID, operatorID, personal.offset, personal.limit, company.offset, company.limit]);
+    return found.map(toDto);
+  }
+
+  /**
+   * Shortcuts whose bang or preview contains the pattern (ILIKE, served by the
+   * trigram indexes), with their exact count: both cost in proportion to the
+   * matches, never to the tenant. `offset` is a decimal string (pages reach 2^53).
+   */
+  async search(
+    scope: TenantScope,
+    operatorID: string,
+    filter: { scope?: ShortcutScope; pattern: string },
+    page: { offset: string; limit: number },
+  ): Promise<{ totalCount: number; data: ShortcutDto[] }> {
+    const found = await rows(this.dataSource, SEARCH, [scope.tenantID, operatorID, filter.scope ?? null, filter.pattern, page.offset, page.limit]);
     return {
-      totalCount: Number(rows[0].total_count),
-      data: rows.filter((row) => row.id !== null).map((row) => toDto(row as ShortcutRow)),
+      totalCount: Number(found[0].total_count),
+      // The outer join answers one row of nulls when no shortcut matches.
+      data: found.filter((row): row is ShortcutRow & { total_count: string } => row.id !== null).map(toDto),
     };
   }
 }

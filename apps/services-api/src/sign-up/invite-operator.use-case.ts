@@ -1,17 +1,24 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { generateSecretToken, hashSecretToken, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { DataSource } from 'typeorm';
-import { Clock } from './clock';
+import { Clock } from '@platform/app-foundation';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
 import { MailLanguage } from './mail/mail-language';
 import { SignUpMailQueue } from './mail/sign-up-mail.queue';
-import { OperatorsRepository } from './operators.repository';
-import { orUnavailable } from './sign-up-errors';
+import { OperatorsClient } from './operators.client';
+import { fromCoreTenants, orUnavailable } from './sign-up-errors';
 import { SignUpKeys } from './sign-up-keys';
 
 export const INVITATION_TTL_MS = Symbol('INVITATION_TTL_MS');
+
+export interface InviteOperatorCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  operatorEmail: string;
+  language: MailLanguage;
+}
 
 export interface CreatedInvitation {
   invitationID: string;
@@ -21,16 +28,28 @@ export interface CreatedInvitation {
 }
 
 /**
- * A tenant owner invites an address: the invitation row and its mail job are
- * written in one transaction (pg-boss enqueues through it), so either both
- * exist or neither does.
+ * A tenant owner invites an address. core-tenants records the invitation,
+ * this app queues its mail; nothing is ever half-written, at each point of
+ * failure:
+ * 1. the access check, the domain check: nothing written;
+ * 2. recording the invitation fails or is not answered in time (503 5016):
+ *    core-tenants wrote nothing, or wrote a row nobody can ever accept, since
+ *    it holds only the token's hash and the token itself lived only in this
+ *    request's memory and is dropped with the answer;
+ * 3. queueing the mail fails (503 5016): the invitation is withdrawn; if the
+ *    withdrawal is lost too, the row is as unusable as in 2;
+ * 4. the mail job is queued: it is durable in PostgreSQL (pg-boss) and the
+ *    mail is delivered later, with retries, by whichever replica is free.
+ * The invitation id is chosen here, so core-tenants records one invitation
+ * however often it is asked.
  */
 @Injectable()
-export class InviteOperator {
+export class InviteOperatorUseCase {
+  private readonly logger = new Logger(InviteOperatorUseCase.name);
+
   constructor(
-    private readonly dataSource: DataSource,
     private readonly access: TenantAccessService,
-    private readonly operators: OperatorsRepository,
+    private readonly operators: OperatorsClient,
     private readonly domains: EmailDomainCheck,
     private readonly queue: SignUpMailQueue,
     private readonly keys: SignUpKeys,
@@ -38,33 +57,49 @@ export class InviteOperator {
     @Inject(INVITATION_TTL_MS) private readonly ttlMs: number,
   ) {}
 
-  async execute(principal: OperatorPrincipal, tenantID: string, operatorEmail: string, language: MailLanguage): Promise<CreatedInvitation> {
-    await this.access.require(principal, tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    const email = normaliseEmail(operatorEmail);
+  async execute(command: InviteOperatorCommand): Promise<CreatedInvitation> {
+    const { principal, language } = command;
+    const scope = await this.access.require(principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    const email = normaliseEmail(command.operatorEmail);
     if ((await this.domains.check(domainOf(email))) !== 'accepted') throw new AppException('OperatorEmailDisposable');
 
-    const normalisedTenantID = tenantID.toLowerCase();
+    const invitationID = randomUUID();
     const token = generateSecretToken();
-    const expiresAt = new Date(this.clock.now() + this.ttlMs);
-    const { tenantName, inviterName } = await this.operators.invitationContext(normalisedTenantID, principal.operatorID);
-    const invitationID = await orUnavailable('enqueue invitation', () =>
-      this.dataSource.transaction(async (manager) => {
-        const id = await this.operators.createInvitation(manager, {
-          tenantID: normalisedTenantID,
+    const expiresAt = new Date(this.clock.now().getTime() + this.ttlMs);
+    const { tenantName, inviterName } = await fromCoreTenants(
+      () =>
+        this.operators.createInvitation({
+          invitationID,
+          tenantID: scope.tenantID,
           email,
           tokenHash: hashSecretToken(token),
           invitedBy: principal.operatorID,
-          expiresAt,
-        });
-        const db = { executeSql: async (text: string, values: unknown[]) => ({ rows: (await manager.query(text, values)) as unknown[] }) };
-        await this.queue.enqueue(
-          { kind: 'invitation', to: email, language, invitationID: id, tenantName, inviterName, sealedToken: this.keys.seal(token), expiresAt: expiresAt.getTime() },
-          db,
-        );
-        return id;
-      }),
+          expiresAt: expiresAt.toISOString(),
+        }),
+      'EmailVerificationUnavailable',
     );
-    this.queue.wakeUp();
-    return { invitationID, tenantID: normalisedTenantID, operatorEmail: email, expiresAt: expiresAt.toISOString() };
+    try {
+      await this.queue.enqueue({
+        kind: 'invitation',
+        to: email,
+        language,
+        invitationID,
+        tenantName,
+        inviterName,
+        sealedToken: this.keys.seal(token),
+        expiresAt: expiresAt.getTime(),
+      });
+    } catch (error) {
+      await this.withdraw(invitationID);
+      return orUnavailable('enqueue invitation', () => Promise.reject(error));
+    }
+    return { invitationID, tenantID: scope.tenantID, operatorEmail: email, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** Best effort: an invitation whose withdrawal is lost can never be accepted anyway (its token is gone). */
+  private async withdraw(invitationID: string): Promise<void> {
+    await this.operators.withdrawInvitation(invitationID).catch((error: unknown) =>
+      this.logger.warn({ err: error, invitationID }, 'invitation not withdrawn after its mail could not be queued; its token is lost, so it cannot be accepted'),
+    );
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { RateLimiter, RateLimitRule } from '@platform/redis';
-import { Clock } from './clock';
+import { Clock } from '@platform/app-foundation';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
 import { MailLanguage } from './mail/mail-language';
@@ -13,7 +13,7 @@ import { CODE_VALIDITY_MS, RESEND_INTERVAL_MS, VerificationStore } from './verif
 
 export const VERIFICATION_IP_LIMIT = Symbol('VERIFICATION_IP_LIMIT');
 
-export interface EmailVerificationRequest {
+export interface RequestEmailVerificationCommand {
   operatorEmail: string;
   operatorFirstname: string;
   clientIp: string;
@@ -33,8 +33,8 @@ export interface EmailVerificationAnswer {
  * reveal that an account exists.
  */
 @Injectable()
-export class RequestEmailVerification {
-  private readonly logger = new Logger(RequestEmailVerification.name);
+export class RequestEmailVerificationUseCase {
+  private readonly logger = new Logger(RequestEmailVerificationUseCase.name);
 
   constructor(
     private readonly store: VerificationStore,
@@ -46,7 +46,7 @@ export class RequestEmailVerification {
     @Inject(VERIFICATION_IP_LIMIT) private readonly ipLimit: RateLimitRule,
   ) {}
 
-  async execute(request: EmailVerificationRequest): Promise<EmailVerificationAnswer> {
+  async execute(request: RequestEmailVerificationCommand): Promise<EmailVerificationAnswer> {
     const address = normaliseEmail(request.operatorEmail);
 
     // Counted before the DNS work it protects.
@@ -58,7 +58,7 @@ export class RequestEmailVerification {
 
     const code = generateVerificationCode();
     const nonce = randomUUID();
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const outcome = await orUnavailable('store code', () => this.store.issue(address, { nonce, codeHash: this.keys.codeHash(address, code), now }));
     if (!outcome.issued) throw tooManyRequests(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)));
 

@@ -2,11 +2,11 @@ import { Body, Controller, Headers, HttpCode, Param, Post, Req } from '@nestjs/c
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import type { FastifyRequest } from 'fastify';
-import { AcceptInvitation } from './accept-invitation.use-case';
-import { CompleteSignUp } from './complete-sign-up.use-case';
-import { InviteOperator } from './invite-operator.use-case';
+import { AcceptInvitationUseCase } from './accept-invitation.use-case';
+import { CompleteSignUpUseCase } from './complete-sign-up.use-case';
+import { InviteOperatorUseCase } from './invite-operator.use-case';
 import { mailLanguageOf } from './mail/mail-language';
-import { RequestEmailVerification } from './request-email-verification.use-case';
+import { RequestEmailVerificationUseCase } from './request-email-verification.use-case';
 import {
   AcceptedInvitationResponse,
   AcceptInvitationBody,
@@ -19,6 +19,7 @@ import {
   SignUpResponse,
 } from './sign-up.dto';
 import { ApiErrors } from '@platform/http-common';
+import { Idempotent } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
   name: 'accept-language',
@@ -30,10 +31,10 @@ const LANGUAGE_HEADER = {
 @Controller('v1')
 export class SignUpController {
   constructor(
-    private readonly verification: RequestEmailVerification,
-    private readonly signUp: CompleteSignUp,
-    private readonly invitations: InviteOperator,
-    private readonly acceptance: AcceptInvitation,
+    private readonly verification: RequestEmailVerificationUseCase,
+    private readonly signUp: CompleteSignUpUseCase,
+    private readonly invitations: InviteOperatorUseCase,
+    private readonly acceptance: AcceptInvitationUseCase,
   ) {}
 
   /** SPEC.md operation 8. */
@@ -75,7 +76,7 @@ export class SignUpController {
   @ApiErrors('TooManyRequests', 'EmailVerificationUnavailable')
   @ApiCreatedResponse({ type: SignUpResponse })
   async complete(@Body() body: SignUpBody, @Req() request: FastifyRequest): Promise<SignUpResponse> {
-    return { data: await this.signUp.execute(body, request.ip) };
+    return { data: await this.signUp.execute({ ...body, clientIp: request.ip }) };
   }
 
   /** A tenant owner invites an address; the invitee signs up with the mailed token. */
@@ -88,6 +89,7 @@ export class SignUpController {
     description: 'Owners only (else 403 1004). Mails a single-use invitation token.',
   })
   @ApiErrors('TenantNotFound', 'OperatorEmailDisposable', 'EmailVerificationUnavailable')
+  @Idempotent()
   @ApiCreatedResponse({ type: InvitationResponse })
   async invite(
     @CurrentPrincipal() principal: OperatorPrincipal,
@@ -95,7 +97,13 @@ export class SignUpController {
     @Body() body: InvitationBody,
     @Headers('accept-language') acceptLanguage: string | undefined,
   ): Promise<InvitationResponse> {
-    return { data: await this.invitations.execute(principal, params.tenantID, body.operatorEmail, mailLanguageOf(acceptLanguage)) };
+    const data = await this.invitations.execute({
+      principal,
+      tenantID: params.tenantID,
+      operatorEmail: body.operatorEmail,
+      language: mailLanguageOf(acceptLanguage),
+    });
+    return { data };
   }
 
   /** An operator who already has an account joins the tenant that invited their address. */
@@ -110,6 +118,6 @@ export class SignUpController {
   })
   @ApiOkResponse({ type: AcceptedInvitationResponse })
   async accept(@CurrentPrincipal() principal: OperatorPrincipal, @Body() body: AcceptInvitationBody): Promise<AcceptedInvitationResponse> {
-    return { data: await this.acceptance.execute(principal.operatorID, body.invitationToken) };
+    return { data: await this.acceptance.execute({ operatorID: principal.operatorID, invitationToken: body.invitationToken }) };
   }
 }

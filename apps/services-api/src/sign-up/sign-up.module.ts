@@ -2,17 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { RateLimitRule } from '@platform/redis';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
-import { AcceptInvitation } from './accept-invitation.use-case';
-import { Clock } from './clock';
-import { CompleteSignUp, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';
+import { AcceptInvitationUseCase } from './accept-invitation.use-case';
+import { CompleteSignUpUseCase, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';
 import { EmailDomainCheck } from './email-domain-check';
-import { INVITATION_TTL_MS, InviteOperator } from './invite-operator.use-case';
+import { INVITATION_TTL_MS, InviteOperatorUseCase } from './invite-operator.use-case';
 import { Mailer, SmtpMailer } from './mail/mailer';
 import { MAIL_RETRY_POLICY, MailRetryPolicy, SignUpMailQueue } from './mail/sign-up-mail.queue';
 import { SignUpMailSender } from './mail/sign-up-mail.sender';
 import { OperatorTokenClient } from './operator-token.client';
-import { OperatorsRepository } from './operators.repository';
-import { RequestEmailVerification, VERIFICATION_IP_LIMIT } from './request-email-verification.use-case';
+import { OperatorsClient } from './operators.client';
+import { RequestEmailVerificationUseCase, VERIFICATION_IP_LIMIT } from './request-email-verification.use-case';
 import { SignUpController } from './sign-up.controller';
 import { SignUpKeys } from './sign-up-keys';
 import { VerificationStore } from './verification-store';
@@ -41,7 +40,6 @@ export class SignUpModule {
       module: SignUpModule,
       controllers: [SignUpController],
       providers: [
-        Clock,
         { provide: SignUpKeys, useValue: new SignUpKeys(config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET) },
         { provide: EmailDomainCheck, useValue: domainCheck },
         {
@@ -55,14 +53,14 @@ export class SignUpModule {
         { provide: MAIL_RETRY_POLICY, useValue: retryPolicy },
         { provide: INVITATION_TTL_MS, useValue: config.OPERATOR_INVITATION_TTL_HOURS * 3_600_000 },
         VerificationStore,
-        OperatorsRepository,
+        OperatorsClient,
         OperatorTokenClient,
         SignUpMailSender,
         SignUpMailQueue,
-        RequestEmailVerification,
-        CompleteSignUp,
-        InviteOperator,
-        AcceptInvitation,
+        RequestEmailVerificationUseCase,
+        CompleteSignUpUseCase,
+        InviteOperatorUseCase,
+        AcceptInvitationUseCase,
       ],
     };
   }

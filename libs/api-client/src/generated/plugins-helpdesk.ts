@@ -149,7 +149,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -578,7 +578,10 @@ export interface operations {
     DomainsController_add: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tenantID: string;
             };
@@ -592,6 +595,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -639,9 +644,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1970 DomainHostnameTakenError: This hostname is already registered to a help center. */
+            /**
+             * @description - 1970 DomainHostnameTakenError: This hostname is already registered to a help center.
+             *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
+             */
             409: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -669,9 +681,12 @@ export interface operations {
             /**
              * @description - 1000 TenantNotConnectedError: This tenant is not connected to the plugin.
              *     - 1971 DomainHostnameRefusedError: The domain provisioning provider does not accept this hostname.
+             *     - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request.
              */
             422: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -95,6 +95,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's audit events
+         * @description Administrative actions on the tenant (plugin connections, invitations, helpdesk domains, campaign models), newest first, for the tenant's owners. Filter by action, actor and time range; 206 while more pages exist.
+         */
+        get: operations["AuditEventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/campaigns-models": {
         parameters: {
             query?: never;
@@ -358,6 +378,61 @@ export interface components {
             /** @description The token of the mailed tenant invitation */
             invitationToken: string;
         };
+        AuditActorDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "operator" | "plugin" | "pluginConnection";
+        };
+        AuditEventDto: {
+            /** @enum {string} */
+            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated";
+            actor: components["schemas"]["AuditActorDto"];
+            /** Format: uuid */
+            auditEventID: string;
+            /** Format: date-time */
+            occurredAt: string;
+            /** @description X-Request-Id of the request that acted */
+            requestID: string | null;
+            /**
+             * @description What changed, per action (docs/audit-log.md); never a secret
+             * @example {
+             *       "pluginID": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+             *       "kind": "paid",
+             *       "billing": "cancellation scheduled"
+             *     }
+             */
+            summary: {
+                [key: string]: unknown;
+            };
+            target: components["schemas"]["AuditTargetDto"];
+            /** Format: uuid */
+            tenantID: string;
+        };
+        AuditEventList: {
+            data: components["schemas"]["AuditEventDto"][];
+            meta: components["schemas"]["AuditEventListMeta"];
+        };
+        AuditEventListMeta: {
+            count: number;
+            currentPage: number;
+            hasMore: boolean;
+            perPage: number;
+            totalCount: number;
+            totalPages: number;
+        };
+        AuditTargetDto: {
+            /**
+             * @description Its id (a hostname for a helpdesk domain)
+             * @example 3b241101-e2bb-4255-8caf-4136c566a962
+             */
+            id: string;
+            /**
+             * @description What the action acted on
+             * @example pluginConnection
+             */
+            kind: string;
+        };
         CampaignModelList: {
             data: components["schemas"]["CampaignModelView"][];
             meta: components["schemas"]["CampaignModelListMeta"];
@@ -532,7 +607,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -1523,6 +1598,135 @@ export interface operations {
             };
         };
     };
+    AuditEventsController_list: {
+        parameters: {
+            query?: {
+                /** @description Only events of this action */
+                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated";
+                /** @description Only events of this actor (an operator, plugin or plugin connection id) */
+                actorID?: string;
+                /** @description Only events at or after this instant */
+                from?: string;
+                /** @description Page number, 1-9007199254740991 */
+                page?: string;
+                /** @description Page size, 1-200 */
+                perPage?: string;
+                /** @description Only events before this instant */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description More pages exist */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     CampaignModelsController_list: {
         parameters: {
             query?: {
@@ -1645,7 +1849,10 @@ export interface operations {
     CampaignModelsController_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tenantID: string;
             };
@@ -1659,6 +1866,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1706,9 +1915,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1066 CampaignModelNameUnavailableError: Could not derive an available campaignModelName for this channel. */
+            /**
+             * @description - 1066 CampaignModelNameUnavailableError: Could not derive an available campaignModelName for this channel.
+             *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
+             */
             409: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +1942,15 @@ export interface operations {
             };
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2318,6 +2543,8 @@ export interface operations {
             header?: {
                 /** @description Chooses the mail's language: pt (any region) gives pt-BR, en gives English, by weight; pt-BR otherwise. */
                 "accept-language"?: string;
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
             };
             path: {
                 tenantID: string;
@@ -2332,6 +2559,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +2617,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment. */
+            409: {
+                headers: {
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
             413: {
                 headers: {
@@ -2406,9 +2646,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1847 OperatorEmailDisposableError: Disposable e-mail addresses are not accepted. */
+            /**
+             * @description - 1847 OperatorEmailDisposableError: Disposable e-mail addresses are not accepted.
+             *     - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request.
+             */
             422: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2567,7 +2812,10 @@ export interface operations {
     PluginConnectionsController_install: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 tenantID: string;
             };
@@ -2581,6 +2829,8 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,9 +2887,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1950 PluginAlreadyInstalledError: This plugin is already installed on this tenant. */
+            /**
+             * @description - 1950 PluginAlreadyInstalledError: This plugin is already installed on this tenant.
+             *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
+             */
             409: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,9 +2921,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1951 TenantBillingNotConfiguredError: This tenant has no billing subscription, which paid plugins need. */
+            /**
+             * @description - 1951 TenantBillingNotConfiguredError: This tenant has no billing subscription, which paid plugins need.
+             *     - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request.
+             */
             422: {
                 headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,3 +1,5 @@
+export { AUDIT_ACTOR_KINDS, AuditEventEntity } from './audit-event.entity';
+export type { AuditActorKind } from './audit-event.entity';
 export { BillingCancellationEntity } from './billing-cancellation.entity';
 export { CampaignModelCountEntity } from './campaign-model-count.entity';
 export { CAMPAIGN_MODEL_STATUSES, CampaignModelEntity } from './campaign-model.entity';
@@ -29,6 +31,7 @@ export { SHORTCUT_SCOPES, ShortcutEntity } from './shortcut.entity';
 export type { ShortcutContent, ShortcutScope } from './shortcut.entity';
 export { TenantEntity } from './tenant.entity';
 
+import { AuditEventEntity } from './audit-event.entity';
 import { BillingCancellationEntity } from './billing-cancellation.entity';
 import { CampaignModelCountEntity } from './campaign-model-count.entity';
 import { CampaignModelEntity } from './campaign-model.entity';
@@ -72,4 +75,5 @@ export const ENTITIES = [
   CampaignModelEntity,
   CampaignModelCountEntity,
   CampaignEntity,
+  AuditEventEntity,
 ];

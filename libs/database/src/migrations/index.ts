@@ -7,6 +7,8 @@ import { PluginConnectionLifecycle1764200000000 } from './1764200000000-plugin-c
 import { ProcessingTraceProviders1764300000000 } from './1764300000000-processing-trace-providers';
 import { BillingCancellationHeaders1764400000000 } from './1764400000000-billing-cancellation-headers';
 import { PluginConnectionRemovalClaims1764410000000 } from './1764410000000-plugin-connection-removal-claims';
+import { IdempotencyKeys1764500000000 } from './1764500000000-idempotency-keys';
+import { AuditEvents1764600000000 } from './1764600000000-audit-events';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   ProcessingTraceProviders1764300000000,
   BillingCancellationHeaders1764400000000,
   PluginConnectionRemovalClaims1764410000000,
+  IdempotencyKeys1764500000000,
+  AuditEvents1764600000000,
 ];

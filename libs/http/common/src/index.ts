@@ -16,7 +16,7 @@ export {
 export type { ListMeta, PageQueryFields, PageRequest, SessionListMeta } from './pagination';
 export { RequestValidationPipe } from './request-validation.pipe';
 export { isUuid } from './uuid';
-export { IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
-export { ApiErrors, ApiNoDependency } from './openapi/api-errors.decorator';
+export { IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
+export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';

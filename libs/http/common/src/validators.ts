@@ -57,3 +57,31 @@ export function IsStringOfLength(min: number, max: number, options?: ValidationO
     { ...options, message: `string of ${min}-${max} characters` },
   );
 }
+
+/** RFC 3339 date-time with an explicit offset, e.g. `2026-11-24T16:00:00Z` or `...T16:00:00.123+01:00`. */
+const RFC3339_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** A date-time of RFC 3339 that names a real instant (no 2026-02-30). */
+export function IsDateTimeValue(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isDateTimeValue',
+      validator: {
+        validate: (value) => {
+          if (typeof value !== 'string' || !RFC3339_DATE_TIME.test(value)) return false;
+          const instant = new Date(value);
+          // Date rolls 2026-02-30 over to March 2: the day written must exist.
+          return !Number.isNaN(instant.getTime()) && isCalendarDate(value.slice(0, 10));
+        },
+      },
+    },
+    { ...options, message: 'RFC 3339 date-time, e.g. 2026-11-24T16:00:00Z' },
+  );
+}
+
+/** `YYYY-MM-DD` names a day that exists. */
+function isCalendarDate(written: string): boolean {
+  const [year, month, day] = written.split('-').map(Number);
+  const probe = new Date(Date.UTC(year, month - 1, day));
+  return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
+}

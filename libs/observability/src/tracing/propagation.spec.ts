@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentRequestId, runWithRequestId } from '../request-scope';
+import { actAs, currentActor, currentRequestId, runWithRequestId } from '../request-scope';
 import { continueFrom, continueJobFrom, detachedFromRequest, propagatedHeaders, SpanKind } from './propagation';
 
 const description = { name: 'test work', kind: SpanKind.CONSUMER };
@@ -9,6 +9,22 @@ describe('request id propagation', () => {
   it('passes on the request id of the work running now, and nothing outside any', () => {
     expect(runWithRequestId('req-1', () => propagatedHeaders())).toEqual({ 'x-request-id': 'req-1' });
     expect(propagatedHeaders()).toBeUndefined();
+  });
+
+  it('passes on the actor once the request is authenticated, and continues work as that actor', () => {
+    const actor = 'operator:3b241101-e2bb-4255-8caf-4136c566a962';
+    const headers = runWithRequestId('req-9', () => {
+      actAs(actor);
+      return propagatedHeaders();
+    });
+    expect(headers).toEqual({ 'x-request-id': 'req-9', 'x-actor': actor });
+    expect(continueFrom(headers, description, () => currentActor())).toBe(actor);
+  });
+
+  it('ignores an actor that is not kind:uuid', () => {
+    for (const actor of ['admin:3b241101-e2bb-4255-8caf-4136c566a962', 'operator:not-a-uuid', 'operator']) {
+      expect(continueFrom({ 'x-request-id': 'req-10', 'x-actor': actor }, description, () => currentActor())).toBeUndefined();
+    }
   });
 
   it('continues work under the request id its headers carry, across awaits', async () => {

@@ -1,11 +1,12 @@
 import { Context, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { isSaneRequestId, REQUEST_ID_HEADER } from '../request-logging';
-import { currentRequestId, runOutsideRequest, runWithRequestId } from '../request-scope';
+import { currentActor, currentRequestId, runOutsideRequest, runWithRequestId } from '../request-scope';
 import { tracingActive } from './tracing-state';
 
 /**
  * What travels beside a payload from one app (or one moment) to the next:
- * the request id (`x-request-id`) and, with tracing on, the W3C trace
+ * the request id (`x-request-id`), the actor the work acts for
+ * (`x-actor`, for the audit log) and, with tracing on, the W3C trace
  * context (`traceparent`, `tracestate`). A string map like HTTP headers,
  * stored as is in transport messages, job data and outbox rows.
  */
@@ -18,8 +19,22 @@ export function propagatedHeaders(): PropagatedHeaders | undefined {
   const headers: PropagatedHeaders = {};
   const requestId = currentRequestId();
   if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  const actor = currentActor();
+  if (actor) headers[ACTOR_HEADER] = actor;
   if (tracingActive()) propagation.inject(context.active(), headers);
   return Object.keys(headers).length > 0 ? headers : undefined;
+}
+
+/** Header of the actor (see RequestInScope.actor). */
+export const ACTOR_HEADER = 'x-actor';
+
+/** `kind:uuid`, as AuthGuard records it; anything else is ignored. */
+const ACTOR_PATTERN = /^(operator|plugin|pluginConnection):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The actor carried by `headers`, if it is well formed. */
+function actorIn(headers: unknown): string | undefined {
+  const value = isHeaders(headers) ? headers[ACTOR_HEADER] : undefined;
+  return typeof value === 'string' && ACTOR_PATTERN.test(value) ? value : undefined;
 }
 
 /** The request id carried by `headers`, if it is a sane one. */
@@ -78,7 +93,7 @@ export async function inSpan<T>(description: SpanDescription, work: () => Promis
 export function continueFrom<T>(headers: unknown, description: SpanDescription, work: (span: Span | undefined) => T): T {
   const requestId = requestIdIn(headers);
   const traced = () => (tracingActive() ? startSpanIn(contextIn(headers), description, work) : work(undefined));
-  return requestId ? runWithRequestId(requestId, traced) : runOutsideRequest(traced);
+  return requestId ? runWithRequestId(requestId, traced, actorIn(headers)) : runOutsideRequest(traced);
 }
 
 function startSpanIn<T>(parent: Context, description: SpanDescription, work: (span: Span) => T): T {

@@ -32,6 +32,8 @@ export class StubServer extends LoopbackServer {
   latencyMs = 0;
   /** When set, every request is answered with this status and an error body. */
   failWithStatus: number | undefined;
+  /** Requests received and not answered yet: a caller's wait on this provider, as it happens. */
+  inFlight = 0;
 
   private holding: { waiting: number; gate: Promise<void>; onArrival: Set<() => void> } | undefined;
 
@@ -72,6 +74,15 @@ export class StubServer extends LoopbackServer {
   }
 
   protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.inFlight += 1;
+    try {
+      await this.answer(request, response);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');

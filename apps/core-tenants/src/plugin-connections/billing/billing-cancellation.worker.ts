@@ -1,38 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { continueJobFrom, detachedFromRequest, PropagatedHeaders, SpanKind } from '@platform/observability';
-import { DataSource } from 'typeorm';
-import { BillingProvider } from './billing.provider';
-
-export const CANCELLATION_SCHEDULE = Symbol('CANCELLATION_SCHEDULE');
-
-export interface CancellationSchedule {
-  pollMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-}
-
-interface DueCancellation {
-  id: string;
-  subscription_item_id: string;
-  attempts: number;
-  headers: PropagatedHeaders | null;
-}
+import { detachedFromRequest } from '@platform/observability';
+import { CancelDueSubscriptionItemUseCase } from './cancel-due-subscription-item.use-case';
+import { CANCELLATION_SCHEDULE, CancellationSchedule } from './cancellation-schedule';
 
 /**
- * A claimed row is not picked again before this lease ends: longer than one
- * provider call, so two replicas never cancel the same item at once. After a
- * crash mid-attempt, the row is retried when the lease runs out.
- */
-const LEASE_SECONDS = 60;
-
-/**
- * Cancels recorded subscription items at the billing provider until it
- * confirms (an item already gone counts as done), with capped exponential
- * backoff. Rows live in PostgreSQL, so a restart or a provider outage loses
- * nothing; replicas share the work through `FOR UPDATE SKIP LOCKED` claims.
- *
- * Each attempt runs under the request id and trace context of the removal
- * that recorded the row: its log lines and spans join that request's.
+ * Runs the cancellation of recorded subscription items until the billing
+ * provider confirms each (CancelDueSubscriptionItemUseCase holds the rule):
+ * rounds every poll period and on a nudge. Rows live in PostgreSQL, so a
+ * restart or a provider outage loses nothing; replicas share the work through
+ * `FOR UPDATE SKIP LOCKED` claims.
  *
  * An outbox table rather than pg-boss: the cancellation is a domain record
  * written in the removal's transaction, inspectable by operators, and its
@@ -47,8 +23,7 @@ export class BillingCancellationWorker implements OnApplicationBootstrap, Before
   private stopped = false;
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly billing: BillingProvider,
+    private readonly cancelDue: CancelDueSubscriptionItemUseCase,
     @Inject(CANCELLATION_SCHEDULE) private readonly schedule: CancellationSchedule,
   ) {}
 
@@ -85,49 +60,9 @@ export class BillingCancellationWorker implements OnApplicationBootstrap, Before
     this.timer.unref();
   }
 
-  /** Works through every due cancellation, claiming one at a time so a stop never strands a claim. */
+  /** Works through every due cancellation, one claim at a time so a stop never strands a claim. */
   private async runOnce(): Promise<void> {
-    while (!this.stopped) {
-      const [claimed]: [DueCancellation[]] = await this.dataSource.query(
-        `UPDATE billing_cancellations SET next_attempt_at = now() + make_interval(secs => $1)
-          WHERE id = (SELECT id FROM billing_cancellations
-                       WHERE completed_at IS NULL AND next_attempt_at <= now()
-                       ORDER BY next_attempt_at
-                       LIMIT 1
-                       FOR UPDATE SKIP LOCKED)
-          RETURNING id, subscription_item_id, attempts, headers`,
-        [LEASE_SECONDS],
-      );
-      if (claimed.length === 0) return;
-      const [cancellation] = claimed;
-      await continueJobFrom(cancellation.headers, { name: 'billing cancellation', kind: SpanKind.CONSUMER }, () => this.attempt(cancellation));
-    }
-  }
-
-  private async attempt(cancellation: DueCancellation): Promise<void> {
-    try {
-      const outcome = await this.billing.cancelSubscriptionItem(cancellation.subscription_item_id);
-      await this.dataSource.query(
-        `UPDATE billing_cancellations SET completed_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`,
-        [cancellation.id],
-      );
-      this.logger.log({ subscriptionItemId: cancellation.subscription_item_id, outcome }, 'subscription item canceled');
-    } catch (error) {
-      const delayMs = this.backoff(cancellation.attempts + 1);
-      await this.dataSource.query(
-        `UPDATE billing_cancellations
-            SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + make_interval(secs => $3)
-          WHERE id = $1`,
-        [cancellation.id, error instanceof Error ? error.message : String(error), delayMs / 1000],
-      );
-      this.logger.warn({ subscriptionItemId: cancellation.subscription_item_id, attempts: cancellation.attempts + 1, retryInMs: delayMs }, 'cancellation failed, will retry');
-    }
-  }
-
-  /** base * 2^(attempts-1), capped, with up to 20% jitter so replicas do not retry in step. */
-  private backoff(attempts: number): number {
-    const exponential = this.schedule.retryBaseMs * 2 ** Math.min(attempts - 1, 30);
-    const capped = Math.min(exponential, this.schedule.retryMaxMs);
-    return Math.round(capped * (0.8 + Math.random() * 0.2));
+    let due = true;
+    while (due && !this.stopped) due = await this.cancelDue.execute();
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../clock';
-import { OperatorsRepository } from '../operators.repository';
+import { Clock } from '@platform/app-foundation';
+import { OperatorsClient } from '../operators.client';
 import { SignUpKeys } from '../sign-up-keys';
 import { CODE_VALIDITY_MS, VerificationStore } from '../verification-store';
 import { Mailer } from './mailer';
@@ -16,7 +16,7 @@ export class SignUpMailSender {
     private readonly mailer: Mailer,
     private readonly keys: SignUpKeys,
     private readonly store: VerificationStore,
-    private readonly operators: OperatorsRepository,
+    private readonly operators: OperatorsClient,
     private readonly clock: Clock,
   ) {}
 
@@ -26,11 +26,12 @@ export class SignUpMailSender {
   }
 
   private async deliverCode(job: VerificationMailJob): Promise<void> {
-    if (job.expiresAt <= this.clock.now()) return this.skip(job, 'code expired before it could be sent');
+    if (job.expiresAt <= this.clock.now().getTime()) return this.skip(job, 'code expired before it could be sent');
     if (!(await this.store.isCurrent(job.to, job.nonce))) return this.skip(job, 'superseded by a later request');
     // Decided here, not in the request: the request did the same work for every address,
-    // and an address that has an account never receives a code.
-    if (await this.operators.existsWithEmail(job.to)) {
+    // and an address that has an account never receives a code. core-tenants, which owns the
+    // operators, answers; if it cannot, the job fails and is retried like a failed delivery.
+    if (await this.operators.hasAccount(job.to)) {
       // While deliveries fail, a new address may ask again at once (its failed send lifts
       // its limit). An existing address gets the same, or the limit would tell them apart.
       if (await this.store.isDeliveryFailing()) await this.liftLimit(job);
@@ -58,12 +59,12 @@ export class SignUpMailSender {
   }
 
   private async deliverInvitation(job: InvitationMailJob): Promise<void> {
-    if (job.expiresAt <= this.clock.now()) return this.skip(job, 'invitation expired before it could be sent');
+    if (job.expiresAt <= this.clock.now().getTime()) return this.skip(job, 'invitation expired before it could be sent');
     const mail = renderInvitationMail(job.language, {
       tenantName: job.tenantName,
       inviterName: job.inviterName,
       token: this.keys.unseal(job.sealedToken),
-      validDays: Math.max(1, Math.round((job.expiresAt - this.clock.now()) / 86_400_000)),
+      validDays: Math.max(1, Math.round((job.expiresAt - this.clock.now().getTime()) / 86_400_000)),
     });
     await this.mailer.send(job.to, mail);
   }

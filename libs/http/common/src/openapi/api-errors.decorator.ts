@@ -1,4 +1,5 @@
-import { ApiExtension } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtension, ApiHeader } from '@nestjs/swagger';
 import { ErrorKey } from '@platform/errors';
 
 /** The OpenAPI extension carrying an operation's own error keys until the document is completed. */
@@ -27,4 +28,27 @@ export const NO_DEPENDENCY_EXTENSION = 'x-no-dependency';
  */
 export function ApiNoDependency(): MethodDecorator {
   return ApiExtension(NO_DEPENDENCY_EXTENSION, true);
+}
+
+/** The OpenAPI extension marking an operation that takes an `Idempotency-Key` until the document is completed. */
+export const IDEMPOTENT_EXTENSION = 'x-idempotent';
+
+/**
+ * Documents an operation that takes an `Idempotency-Key` (docs/idempotency.md):
+ * the header, and, once the document is completed (error-responses.ts), the
+ * `Idempotent-Replayed` header of its answers and 422 1980 and 409 1981.
+ */
+export function ApiIdempotent(): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default ' +
+        'and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; ' +
+        'while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002).',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[ -~]{1,255}$' },
+    }),
+    ApiExtension(IDEMPOTENT_EXTENSION, true),
+  );
 }

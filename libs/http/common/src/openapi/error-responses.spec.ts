@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { describe, expect, it } from 'vitest';
-import { ERROR_KEYS_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
+import { ERROR_KEYS_EXTENSION, IDEMPOTENT_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
 import { documentErrorResponses, errorKeysOf } from './error-responses';
 
 const SERVER_REFUSALS = ['MalformedRequest', 'MalformedUrl', 'RequestTimeout', 'HeaderFieldsTooLarge'];
@@ -38,6 +38,37 @@ describe('errorKeysOf', () => {
   it('does not count a header parameter as validated input', () => {
     const keys = errorKeysOf('/v1/operators', { responses: {}, parameters: [{ name: 'accept-language', in: 'header' }] });
     expect(keys).not.toContain('RequestValidation');
+  });
+});
+
+describe('an operation taking an Idempotency-Key', () => {
+  const idempotent = () =>
+    ({
+      responses: { '201': { description: 'created' } },
+      security: [{ operator: [] }],
+      parameters: [{ name: 'tenantID', in: 'path', required: true }],
+      requestBody: { content: {} },
+      [ERROR_KEYS_EXTENSION]: ['TenantNotFound', 'PluginAlreadyInstalled', 'BadGateway'],
+      [IDEMPOTENT_EXTENSION]: true,
+    }) as never;
+
+  it('answers 422 1980 and 409 1981 besides its own errors', () => {
+    expect(errorKeysOf('/v1/tenants/{tenantID}/things', idempotent())).toEqual(
+      expect.arrayContaining(['IdempotencyKeyReused', 'IdempotencyRequestInProgress', 'PluginAlreadyInstalled']),
+    );
+  });
+
+  it('marks Idempotent-Replayed on the answers a replay repeats, Retry-After on 409, and drops the extension', () => {
+    const document = { openapi: '3.0.0', info: { title: 't', version: '1' }, paths: { '/v1/tenants/{tenantID}/things': { post: idempotent() } } } as OpenAPIObject;
+    documentErrorResponses(document);
+    const operation = document.paths['/v1/tenants/{tenantID}/things'].post!;
+    const withReplayHeader = Object.entries(operation.responses)
+      .filter(([, response]) => response !== undefined && 'headers' in response && response.headers?.['Idempotent-Replayed'])
+      .map(([status]) => status);
+    // 201 and the action's 409 1950; not the access check's 404 1062, nor 401, 400 or 5xx.
+    expect(withReplayHeader.sort()).toEqual(['201', '409']);
+    expect((operation.responses['409'] as { headers: Record<string, unknown> }).headers['Retry-After']).toBeDefined();
+    expect(operation).not.toHaveProperty(IDEMPOTENT_EXTENSION);
   });
 });
 

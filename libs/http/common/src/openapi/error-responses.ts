@@ -1,9 +1,9 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import type { ExampleObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { ExampleObject, HeaderObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AppException, ERROR_CATALOG, errorEnvelope, ErrorKey, FieldError } from '@platform/errors';
-import { ERROR_KEYS_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
+import { ERROR_KEYS_EXTENSION, IDEMPOTENT_EXTENSION, NO_DEPENDENCY_EXTENSION } from './api-errors.decorator';
 
-type OperationWithErrorKeys = OperationObject & { [ERROR_KEYS_EXTENSION]?: ErrorKey[]; [NO_DEPENDENCY_EXTENSION]?: boolean };
+type OperationWithErrorKeys = OperationObject & { [ERROR_KEYS_EXTENSION]?: ErrorKey[]; [NO_DEPENDENCY_EXTENSION]?: boolean; [IDEMPOTENT_EXTENSION]?: boolean };
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -23,7 +23,9 @@ const SERVER_REFUSALS: readonly ErrorKey[] = ['MalformedRequest', 'MalformedUrl'
  * - a body: 413 1913 above HTTP_BODY_LIMIT_BYTES;
  * - every operation: the server's refusals and 500 5999 for the unexpected;
  * - every operation but those marked `@ApiNoDependency()`: 503 5903 when
- *   PostgreSQL, Redis or another app cannot be reached.
+ *   PostgreSQL, Redis or another app cannot be reached;
+ * - an operation taking an `Idempotency-Key` (`@ApiIdempotent()`): 422 1980
+ *   and 409 1981 (libs/idempotency).
  */
 export function errorKeysOf(path: string, operation: OperationObject): ErrorKey[] {
   const own = (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION] ?? [];
@@ -40,6 +42,7 @@ export function errorKeysOf(path: string, operation: OperationObject): ErrorKey[
   if (validated) keys.push('RequestValidation');
   if (inPath) keys.push('UrlTooLong');
   if (operation.requestBody !== undefined) keys.push('PayloadTooLarge');
+  if ((operation as OperationWithErrorKeys)[IDEMPOTENT_EXTENSION]) keys.push('RequestValidation', 'IdempotencyKeyReused', 'IdempotencyRequestInProgress');
   return [...new Set(keys)];
 }
 
@@ -77,7 +80,7 @@ function responseOf(keys: ErrorKey[], path: string, operation: OperationObject, 
       },
     },
   };
-  if (status === 429) {
+  if (status === 429 || keys.includes('IdempotencyRequestInProgress')) {
     response.headers = { 'Retry-After': { description: 'Seconds after which asking again can succeed', schema: { type: 'integer', minimum: 1 } } };
   }
   return response;
@@ -144,11 +147,37 @@ export function documentErrorResponses(document: OpenAPIObject): void {
         keys.sort((a, b) => ERROR_CATALOG[a].code - ERROR_CATALOG[b].code);
         operation.responses[String(status)] = responseOf(keys, path, operation, examples);
       }
+      if ((operation as OperationWithErrorKeys)[IDEMPOTENT_EXTENSION]) documentReplays(operation, (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION] ?? []);
       delete (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION];
+      delete (operation as OperationWithErrorKeys)[IDEMPOTENT_EXTENSION];
       delete (operation as OperationWithErrorKeys)[NO_DEPENDENCY_EXTENSION];
     }
   }
   document.components.examples = { ...document.components.examples, ...sortedByKey(examples) };
+}
+
+/** Errors of an operation's own list that its access check answers, before any key is claimed: never replayed. */
+const ACCESS_KEYS: readonly ErrorKey[] = ['Forbidden', 'TenantNotFound', 'TenantNotConnected'];
+
+const IDEMPOTENT_REPLAYED = {
+  description: '`true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise',
+  schema: { type: 'string', enum: ['true'] },
+} as const satisfies HeaderObject;
+
+/**
+ * The answers a replay can repeat say so in `Idempotent-Replayed`: its
+ * successes, and the client errors its action answers (its own error list
+ * less the access check's and 429s; the others come before the key is claimed).
+ */
+function documentReplays(operation: OperationObject, ownKeys: readonly ErrorKey[]): void {
+  const replayedErrors = new Set<number>(
+    ownKeys.filter((key) => !ACCESS_KEYS.includes(key)).map((key) => ERROR_CATALOG[key].status).filter((status) => status >= 400 && status < 500 && status !== 429),
+  );
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (!response || '$ref' in response) continue;
+    if (!/^2\d\d$/.test(status) && !replayedErrors.has(Number(status))) continue;
+    response.headers = { ...response.headers, 'Idempotent-Replayed': IDEMPOTENT_REPLAYED };
+  }
 }
 
 function sortedByKey<T>(record: Record<string, T>): Record<string, T> {

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '@platform/app-foundation';
+import { AuditTrail } from '@platform/audit';
+import { trustedTenantScope } from '@platform/auth';
+import { AcceptInvitationReply } from '@platform/contracts';
+import { usableInvitation } from './invitations';
+import { OperatorsRepository } from './operators.repository';
+
+export interface AcceptInvitationCommand {
+  operatorID: string;
+  tokenHash: string;
+}
+
+/**
+ * An operator who already has an account joins the tenant that invited their
+ * address. The invitation is locked, checked (unused, unexpired, for this
+ * operator's address) and used up with the membership in one transaction.
+ */
+@Injectable()
+export class AcceptInvitationUseCase {
+  constructor(
+    private readonly operators: OperatorsRepository,
+    private readonly clock: Clock,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  async execute(command: AcceptInvitationCommand): Promise<AcceptInvitationReply> {
+    const email = await this.operators.emailOf(command.operatorID);
+    return this.operators.transaction(async (runner) => {
+      const invitation = await this.operators.lockInvitationByTokenHash(runner, command.tokenHash);
+      const now = this.clock.now();
+      if (email === undefined || !usableInvitation(invitation, email, now.getTime())) return { outcome: 'unusable' };
+      await this.operators.acceptInvitation(runner, invitation, command.operatorID, now);
+      await this.audit.record(runner, trustedTenantScope(invitation.tenantID), {
+        action: 'invitation.accepted',
+        targetID: invitation.id,
+        summary: { operatorID: command.operatorID, role: 'member' },
+      });
+      return { outcome: 'accepted', tenantID: invitation.tenantID, role: 'member' };
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AcceptInvitationUseCase } from './accept-invitation.use-case';
+import { CheckInvitationUseCase } from './check-invitation.use-case';
+import { CheckOperatorEmailUseCase } from './check-operator-email.use-case';
+import { CreateInvitationUseCase } from './create-invitation.use-case';
+import { OperatorsRepository } from './operators.repository';
+import { OperatorsRpcController } from './operators.rpc-controller';
+import { RegisterOperatorUseCase } from './register-operator.use-case';
+import { WithdrawInvitationUseCase } from './withdraw-invitation.use-case';
+
+/** Operators, memberships and invitations: the writes of sign-up and of tenant invitations, asked for by services-api. */
+@Module({
+  controllers: [OperatorsRpcController],
+  providers: [
+    OperatorsRepository,
+    RegisterOperatorUseCase,
+    CheckOperatorEmailUseCase,
+    CreateInvitationUseCase,
+    WithdrawInvitationUseCase,
+    CheckInvitationUseCase,
+    AcceptInvitationUseCase,
+  ],
+})
+export class OperatorsModule {}

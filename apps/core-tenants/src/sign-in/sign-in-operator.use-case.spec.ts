@@ -1,0 +1,119 @@
+import { hashPassword } from '@platform/auth';
+import type { RateLimiter, RateLimitRule } from '@platform/redis';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OperatorTokenSigner } from '../signing/operator-token.signer';
+import type { OperatorCredentials, OperatorCredentialsRepository } from './operator-credentials.repository';
+import { SignInLimits, SignInOperatorUseCase } from './sign-in-operator.use-case';
+
+const anaID = 'a1b2c3d4-0000-4000-8000-000000000001';
+const password = 'correct horse battery staple';
+const limits: SignInLimits = {
+  perAddress: { name: 'sign-in:address', limit: 2, windowSeconds: 60 },
+  perIp: { name: 'sign-in:ip', limit: 3, windowSeconds: 60 },
+};
+
+/** Fixed-window counters per rule and subject, as the Redis rate limiter keeps them. */
+class FakeRateLimiter {
+  readonly counts = new Map<string, number>();
+
+  asLimiter(): RateLimiter {
+    return {
+      hit: async (rule: RateLimitRule, subject: string) => {
+        const key = `${rule.name}:${subject}`;
+        const count = (this.counts.get(key) ?? 0) + 1;
+        this.counts.set(key, count);
+        return { allowed: count <= rule.limit, retryAfterSeconds: 42 };
+      },
+      reset: async (rule: RateLimitRule, subject: string) => {
+        this.counts.delete(`${rule.name}:${subject}`);
+      },
+    } as unknown as RateLimiter;
+  }
+}
+
+class FakeSigner {
+  readonly issuedFor: string[] = [];
+
+  asSigner(): OperatorTokenSigner {
+    return {
+      issue: async (operatorID: string) => {
+        this.issuedFor.push(operatorID);
+        return { token: `token-of-${operatorID}`, expiresInSeconds: 3600 };
+      },
+    } as unknown as OperatorTokenSigner;
+  }
+}
+
+let anaHash: string;
+beforeAll(async () => {
+  anaHash = await hashPassword(password);
+});
+
+function useCase() {
+  const accounts: Record<string, OperatorCredentials> = { 'ana@acme-support.com.br': { operatorID: anaID, passwordHash: anaHash } };
+  const lookedUp: string[] = [];
+  const operators = {
+    findByEmail: async (email: string) => {
+      lookedUp.push(email);
+      return accounts[email];
+    },
+  } as unknown as OperatorCredentialsRepository;
+  const limiter = new FakeRateLimiter();
+  const signer = new FakeSigner();
+  const signIn = new SignInOperatorUseCase(operators, signer.asSigner(), limiter.asLimiter(), limits);
+  const attempt = (operatorEmail: string, attemptPassword: string, clientIp = '203.0.113.7') =>
+    signIn.execute({ operatorEmail, password: attemptPassword, clientIp });
+  return { limiter, signer, lookedUp, attempt };
+}
+
+async function outcomeOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => value,
+    (error: { key?: string; retryAfterSeconds?: number }) => ({ key: error.key, retryAfterSeconds: error.retryAfterSeconds }),
+  );
+}
+
+describe('SignInOperatorUseCase', () => {
+  it('answers a token for the right password, the address trimmed and lower-cased', async () => {
+    const { attempt, signer, lookedUp } = useCase();
+    expect(await attempt('  Ana@Acme-Support.com.br ', password)).toEqual({ token: `token-of-${anaID}`, expiresInSeconds: 3600 });
+    expect(lookedUp).toEqual(['ana@acme-support.com.br']);
+    expect(signer.issuedFor).toEqual([anaID]);
+  });
+
+  it('answers 401 1003 alike for a wrong password and an unknown address, and issues nothing', async () => {
+    const { attempt, signer } = useCase();
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', 'wrong'))).toMatchObject({ key: 'Unauthorized' });
+    expect(await outcomeOf(attempt('nobody@acme-support.com.br', password))).toMatchObject({ key: 'Unauthorized' });
+    expect(signer.issuedFor).toEqual([]);
+  });
+
+  it('refuses the attempt past the per-address limit with 429 1071 and its Retry-After, before reading the operator', async () => {
+    const { attempt, lookedUp } = useCase();
+    for (let i = 0; i < limits.perAddress.limit; i += 1) await outcomeOf(attempt('ana@acme-support.com.br', 'wrong', `198.51.100.${i}`));
+    lookedUp.length = 0;
+    expect(await outcomeOf(attempt('ANA@acme-support.com.br', password, '198.51.100.99'))).toEqual({ key: 'TooManyRequests', retryAfterSeconds: 42 });
+    expect(lookedUp).toEqual([]);
+  });
+
+  it('refuses the attempt past the per-IP limit whatever the address', async () => {
+    const { attempt } = useCase();
+    for (let i = 0; i < limits.perIp.limit; i += 1) await outcomeOf(attempt(`user${i}@acme-support.com.br`, 'wrong'));
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', password))).toMatchObject({ key: 'TooManyRequests' });
+  });
+
+  it("counts the per-IP limit before the per-address one: a refused IP does not use up the address's attempts", async () => {
+    const { attempt, limiter } = useCase();
+    for (let i = 0; i < limits.perIp.limit; i += 1) await outcomeOf(attempt(`user${i}@acme-support.com.br`, 'wrong'));
+    await outcomeOf(attempt('ana@acme-support.com.br', password));
+    expect(limiter.counts.get('sign-in:address:ana@acme-support.com.br')).toBeUndefined();
+  });
+
+  it("clears the address's count on success, but not the IP's", async () => {
+    const { attempt, limiter } = useCase();
+    await outcomeOf(attempt('ana@acme-support.com.br', 'wrong'));
+    await attempt('ana@acme-support.com.br', password);
+    expect(limiter.counts.get('sign-in:address:ana@acme-support.com.br')).toBeUndefined();
+    expect(limiter.counts.get('sign-in:ip:203.0.113.7')).toBe(2);
+  });
+});

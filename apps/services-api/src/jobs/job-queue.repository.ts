@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SqlRunner } from '@platform/database';
+import type PgBoss from 'pg-boss';
+import { PG_BOSS } from './pg-boss.provider';
+
+/**
+ * Enqueues jobs inside one of our transactions, so a job exists if and only
+ * if the rows it is about were committed (an outbox without a relay).
+ *
+ * pg-boss writes the job with its own SQL; what lives here is the adapter
+ * that runs that SQL on our transaction's connection (pg-boss's `db`
+ * option). It is the only place pg-boss's statements meet our connection,
+ * hence a repository file.
+ */
+@Injectable()
+export class JobQueueRepository {
+  constructor(@Inject(PG_BOSS) private readonly boss: PgBoss) {}
+
+  /** Sends the job within the transaction `runner` belongs to. */
+  async sendWithin(runner: SqlRunner, queue: string, data: object, options: PgBoss.SendOptions): Promise<void> {
+    await this.boss.send(queue, data, { ...options, db: jobDatabaseOf(runner) });
+  }
+}
+
+/** pg-boss's `db` adapter over a TypeORM runner (the EntityManager of a transaction). */
+function jobDatabaseOf(runner: SqlRunner): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const rows: unknown = await runner.query(text, values);
+      return { rows: Array.isArray(rows) ? rows : [] };
+    },
+  };
+}

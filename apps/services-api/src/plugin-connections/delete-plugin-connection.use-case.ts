@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { DeletePluginConnection, DeletePluginConnectionReply } from '@platform/contracts';
+import { TransportClient } from '@platform/transport';
+
+export interface DeletePluginConnectionCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  pluginConnectionID: string;
+}
+
+/**
+ * Operation 1, for the tenant's owners only (403 1004; an unknown tenant is
+ * 404 1062). core-tenants removes the connection (its VM, token and
+ * subscription item) when asked over the transport; its catalog errors come
+ * back as they are (a VM provider failure is 502 5002, a missing answer 504 5904).
+ */
+@Injectable()
+export class DeletePluginConnectionUseCase {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly coreTenants: TransportClient,
+  ) {}
+
+  async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
+    const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    return this.coreTenants.send(DeletePluginConnection, { tenantID: scope.tenantID, pluginConnectionID: command.pluginConnectionID.toLowerCase() });
+  }
+}

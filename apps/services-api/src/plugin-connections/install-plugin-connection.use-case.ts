@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { InstallPluginConnection, InstallPluginConnectionReply } from '@platform/contracts';
+import { TransportClient } from '@platform/transport';
+
+export interface InstallPluginConnectionCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  pluginID: string;
+}
+
+/**
+ * Installs a plugin on the tenant, for its owners only (403 1004; an unknown
+ * tenant is 404 1062). core-tenants owns the connections and the billing and
+ * VM providers: it is asked over the transport, and its catalog errors (a
+ * provider failure is 502 5002) come back as they are.
+ */
+@Injectable()
+export class InstallPluginConnectionUseCase {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly coreTenants: TransportClient,
+  ) {}
+
+  async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
+    const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID.toLowerCase() });
+  }
+}

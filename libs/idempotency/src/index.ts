@@ -1,0 +1,13 @@
+export { fingerprintOf } from './fingerprint';
+export type { RequestParameters } from './fingerprint';
+export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from './idempotency-key';
+export type { ExistingKey, IdempotencyKeyStore, KeyScope, NewClaim, StoredAnswer } from './idempotency-key-store';
+export { IdempotencyInterceptor } from './idempotency.interceptor';
+export { IdempotencyKeysRepository } from './idempotency-keys.repository';
+export { IdempotencyModule } from './idempotency.module';
+export { IDEMPOTENCY_KEY_STORE, IDEMPOTENCY_SETTINGS, idempotencySettingsOf } from './idempotency-settings';
+export type { IdempotencyModuleSettings } from './idempotency-settings';
+export { IdempotencySweeper } from './idempotency-sweeper';
+export { Idempotent } from './idempotent.decorator';
+export { IdempotentReplay, IdempotentRequest, isKeptAnswer, verdictOn } from './idempotent-request';
+export type { IdempotencySettings, Verdict } from './idempotent-request';
