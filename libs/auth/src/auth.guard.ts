@@ -9,7 +9,7 @@ import { AuthProfile, Principal } from './principal';
 
 export const ACCEPTED_PROFILES = Symbol('ACCEPTED_PROFILES');
 
-/** The principal as the audit log names it: `operator:<id>`, `plugin:<id>` or `pluginConnection:<id>`. */
+/** The principal as the audit log and idempotency keys name it: `operator:<id>`, `plugin:<id>` or `pluginConnection:<id>`. */
 export function actorOf(principal: Principal): string {
   if (principal.kind === 'operator') return `operator:${principal.operatorID}`;
   if (principal.kind === 'plugin') return `plugin:${principal.pluginID}`;

@@ -1,6 +1,6 @@
 export { accessGranted, runWithAfterAccess, withAccessStillChecked } from './after-access';
 export type { AfterAccess } from './after-access';
-export { AuthGuard } from './auth.guard';
+export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
 export { AuthModule, describePluginAuthSchemes } from './auth.module';
 export { parseAuthorizationHeader } from './authorization-header';

@@ -6,3 +6,4 @@ export { MIGRATIONS } from './migrations';
 export { runMigrations } from './run-migrations';
 export { firstRow, rows, run, sql } from './typed-sql';
 export type { Sql, SqlResult, SqlRunner } from './typed-sql';
+export { deleteInBatches, PeriodicSweep } from './expiry-sweep';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '@platform/app-foundation';
+import { deleteInBatches, PeriodicSweep } from '@platform/database';
 import { IDEMPOTENCY_SETTINGS, IdempotencyModuleSettings } from './idempotency-settings';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
@@ -8,15 +9,14 @@ const SWEEP_BATCH = 1_000;
 
 /**
  * Deletes the app's keys past their retention, every sweep interval, on every
- * replica (the deletes are idempotent and bounded). An expired key is also
- * taken over at once by the next request that uses it, so the sweep only
- * keeps the table small; it never decides whether a key is still valid.
+ * replica. An expired key is also taken over at once by the next request that
+ * uses it, so the sweep only keeps the table small; it never decides whether
+ * a key is still valid.
  */
 @Injectable()
 export class IdempotencySweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(IdempotencySweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | undefined;
+  private readonly periodic = new PeriodicSweep(() => this.deleteExpired());
 
   constructor(
     private readonly keys: IdempotencyKeysRepository,
@@ -25,29 +25,27 @@ export class IdempotencySweeper implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.sweepIntervalSeconds * 1000);
-    this.timer.unref();
+    this.periodic.start(this.settings.sweepIntervalSeconds * 1000);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.periodic.stop();
   }
 
-  /** One sweep (skipped while the previous one runs); resolves to the number of keys deleted. */
+  /** One sweep (or the one under way); resolves to the number of keys deleted. */
   sweep(): Promise<number> {
-    this.sweeping ??= this.deleteExpired().finally(() => (this.sweeping = undefined));
-    return this.sweeping;
+    return this.periodic.run();
   }
 
   private async deleteExpired(): Promise<number> {
+    const now = this.clock.now();
     let deleted = 0;
     try {
-      for (;;) {
-        const count = await this.keys.deleteExpired(this.settings.app, this.clock.now(), SWEEP_BATCH);
+      return await deleteInBatches(async (limit) => {
+        const count = await this.keys.deleteExpired(this.settings.app, now, limit);
         deleted += count;
-        if (count < SWEEP_BATCH) return deleted;
-      }
+        return count;
+      }, SWEEP_BATCH);
     } catch (error) {
       this.logger.warn({ err: error }, 'expired idempotency keys not swept; trying again next interval');
       return deleted;

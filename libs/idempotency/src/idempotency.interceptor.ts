@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { Clock } from '@platform/app-foundation';
-import { AuthenticatedRequest, Principal, runWithAfterAccess } from '@platform/auth';
+import { actorOf, AuthenticatedRequest, runWithAfterAccess } from '@platform/auth';
 import { errorEnvelope, toAppException } from '@platform/errors';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -14,20 +14,6 @@ import { IdempotentReplay, IdempotentRequest } from './idempotent-request';
 /** Response headers a replay repeats besides the body (the content type is always JSON). */
 const KEPT_HEADERS = ['location'] as const;
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-function principalOf(principal: Principal | undefined): string {
-  switch (principal?.kind) {
-    case 'operator':
-      return `operator:${principal.operatorID}`;
-    case 'plugin':
-      return `plugin:${principal.pluginID}`;
-    case 'pluginConnection':
-      return `pluginConnection:${principal.pluginConnectionID}`;
-    default:
-      // Idempotent routes are guarded; a route without a principal never shares keys with one that has.
-      return 'anonymous';
-  }
-}
 
 function keptHeadersOf(reply: FastifyReply): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -62,7 +48,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const params = (request.params ?? {}) as Record<string, unknown>;
     const scope: KeyScope = {
       app: this.settings.app,
-      principal: principalOf(request.principal),
+      // Idempotent routes are guarded; a route without a principal never shares keys with one that has.
+      principal: request.principal ? actorOf(request.principal) : 'anonymous',
       tenantID: typeof params.tenantID === 'string' ? params.tenantID.toLowerCase() : '',
       key,
     };

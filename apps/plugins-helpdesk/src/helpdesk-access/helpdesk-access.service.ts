@@ -36,9 +36,7 @@ export class HelpdeskAccess {
 
   async require(principal: Principal, tenantID: string): Promise<TenantScope> {
     const pluginID = await this.requireCredential(principal, tenantID);
-    const scope = this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
-    await accessGranted();
-    return scope;
+    return this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
   }
 
   /**
@@ -51,9 +49,7 @@ export class HelpdeskAccess {
   async requireAndRead<Row, Params extends readonly unknown[]>(principal: Principal, tenantID: string, read: RowRead<Row, Params>): Promise<ScopedRead<Row>> {
     const pluginID = await this.requireCredential(principal, tenantID);
     const { row, ...standing } = await this.repository.standingAndRow(tenantID, pluginID, read);
-    const scope = this.granted(tenantID, standing);
-    await accessGranted();
-    return { scope, row };
+    return { scope: await this.granted(tenantID, standing), row };
   }
 
   /** Step 1: who the caller is; answers the helpdesk plugin's id for the standing. */
@@ -69,10 +65,12 @@ export class HelpdeskAccess {
     return pluginID;
   }
 
-  /** Step 2: the tenant exists and has the helpdesk plugin connected. */
-  private granted(tenantID: string, standing: Standing): TenantScope {
+  /** Step 2: the tenant exists and has the helpdesk plugin connected; then the request's work that waits for access runs. */
+  private async granted(tenantID: string, standing: Standing): Promise<TenantScope> {
     if (!standing.exists) throw new AppException('Forbidden');
     if (!standing.connected) throw new AppException('TenantNotConnected');
+    const pendingWork = accessGranted();
+    if (pendingWork) await pendingWork;
     return grantTenantScope(tenantID);
   }
 }

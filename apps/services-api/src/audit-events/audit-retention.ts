@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '@platform/app-foundation';
 import { AuditEventsRepository } from '@platform/audit';
+import { deleteInBatches, PeriodicSweep } from '@platform/database';
 
 export const AUDIT_RETENTION_DAYS = Symbol('AUDIT_RETENTION_DAYS');
 
@@ -11,15 +12,13 @@ const DAY_MS = 86_400_000;
 
 /**
  * Deletes audit events older than AUDIT_RETENTION_DAYS, hourly, in bounded
- * batches. Every replica sweeps; two sweeps at once only delete the same old
- * rows, so no leader is needed. A failed sweep is retried at the next hour:
+ * batches, on every replica. A failed sweep is retried at the next hour:
  * late deletion of expired rows is the only effect.
  */
 @Injectable()
 export class AuditRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AuditRetention.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<number>;
+  private readonly periodic = new PeriodicSweep(() => this.sweepQuietly());
 
   constructor(
     private readonly events: AuditEventsRepository,
@@ -28,36 +27,25 @@ export class AuditRetention implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepQuietly(), SWEEP_EVERY_MS);
-    this.timer.unref();
+    this.periodic.start(SWEEP_EVERY_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping?.catch(() => undefined);
+    await this.periodic.stop();
   }
 
   /** Deletes every expired event; returns how many. */
   async sweep(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.retentionDays * DAY_MS);
-    let deleted = 0;
-    for (;;) {
-      const batch = await this.events.deleteOlderThan(cutoff, BATCH);
-      deleted += batch;
-      if (batch < BATCH) return deleted;
-    }
+    return deleteInBatches((limit) => this.events.deleteOlderThan(cutoff, limit), BATCH);
   }
 
   private async sweepQuietly(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = this.sweep();
     try {
-      const deleted = await this.sweeping;
+      const deleted = await this.sweep();
       if (deleted > 0) this.logger.log({ deleted, retentionDays: this.retentionDays }, 'expired audit events deleted');
     } catch (error) {
       this.logger.warn({ err: error }, 'audit retention sweep failed; retried in an hour');
-    } finally {
-      this.sweeping = undefined;
     }
   }
 }
