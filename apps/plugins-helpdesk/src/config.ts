@@ -20,6 +20,18 @@ export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
   @Matches(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, { message: 'must be a lower-case hostname' })
   HELPDESK_CNAME_TARGET = 'customers.helpdesk.localhost';
 
+  /** Domains one tenant's help center may have at once, pending ones included (each costs a provider hostname). */
+  @IsIntegerBetween(1, 10_000)
+  HELPDESK_MAX_DOMAINS_PER_TENANT = 20;
+
+  /** Days a domain may stay pending after it was added; then it is removed at the provider and its hostname released. */
+  @IsIntegerBetween(1, 365)
+  HELPDESK_PENDING_DOMAIN_TTL_DAYS = 7;
+
+  /** How often each replica looks for expired pending domains. */
+  @IsIntegerBetween(10, 86_400)
+  HELPDESK_DOMAIN_SWEEP_INTERVAL_SECONDS = 900;
+
   /**
    * Cloudflare API v4 base URL, including `/client/v4`. `npm start` points it at
    * the provider sandbox when it is not set.

@@ -22,7 +22,13 @@ export class PluginsHelpdeskModule {
           },
         }),
         IdempotencyModule.forRoot(idempotencySettingsOf('plugins-helpdesk', config)),
-        HelpdeskAccessModule.forRoot({ pluginUrn: config.HELPDESK_PLUGIN_URN, cnameTarget: config.HELPDESK_CNAME_TARGET }),
+        HelpdeskAccessModule.forRoot({
+          pluginUrn: config.HELPDESK_PLUGIN_URN,
+          cnameTarget: config.HELPDESK_CNAME_TARGET,
+          maxDomainsPerTenant: config.HELPDESK_MAX_DOMAINS_PER_TENANT,
+          pendingDomainTtlDays: config.HELPDESK_PENDING_DOMAIN_TTL_DAYS,
+          domainSweepIntervalSeconds: config.HELPDESK_DOMAIN_SWEEP_INTERVAL_SECONDS,
+        }),
         DomainsModule.forRoot({
           baseUrl: config.CLOUDFLARE_BASE_URL,
           // Required in production (config.ts); elsewhere the provider sandbox's.

@@ -78,6 +78,12 @@ export const ERROR_CATALOG = {
     status: 422,
     message: 'The domain provisioning provider does not accept this hostname.',
   },
+  DomainLimitReached: {
+    code: 1972,
+    name: 'DomainLimitReachedError',
+    status: 409,
+    message: 'This help center has as many domains as it may have. Remove one before adding another.',
+  },
   IdempotencyKeyReused: {
     code: 1980,
     name: 'IdempotencyKeyReusedError',

@@ -52,8 +52,13 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       expect(new Date(response.data!.domain.lastCheckedAt!).toISOString()).toBe(response.data!.domain.lastCheckedAt);
     });
 
-    it('accepts each profile: member, the helpdesk plugin and its connection on the tenant', async () => {
-      expect((await add('membro.acme-atendimento.com.br', h.member)).response.status).toBe(201);
+    it('accepts the owner, the helpdesk plugin and its connection on the tenant; refuses a member with 403 1004', async () => {
+      const calls = h.stub.calls.length;
+      const byMember = await add('membro.acme-atendimento.com.br', h.member);
+      expect(byMember.response.status).toBe(403);
+      expect(singleError(byMember.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
+      expect(h.stub.calls.length).toBe(calls);
+      expect((await add('membro.acme-atendimento.com.br', h.owner)).response.status).toBe(201);
       expect((await add('plugin.acme-atendimento.com.br', h.helpdeskPlugin.authorization)).response.status).toBe(201);
       expect((await add('conexao.acme-atendimento.com.br', h.connection.authorization)).response.status).toBe(201);
     });

@@ -27,11 +27,11 @@ describe('Idempotency-Key (plugins-helpdesk)', () => {
   it('replays a refusal (409 1970) and refuses the key with another hostname (422 1980)', async () => {
     expect((await add(undefined, 'ocupado.idempotente.com.br')).status).toBe(201);
     const key = randomUUID();
-    const taken = await add(key, 'ocupado.idempotente.com.br', h.member);
+    const taken = await add(key, 'ocupado.idempotente.com.br', h.connection.authorization);
     expect(taken.status).toBe(409);
-    expectReplayOf(taken, await add(key, 'ocupado.idempotente.com.br', h.member));
+    expectReplayOf(taken, await add(key, 'ocupado.idempotente.com.br', h.connection.authorization));
 
-    const reused = await add(key, 'outro.idempotente.com.br', h.member);
+    const reused = await add(key, 'outro.idempotente.com.br', h.connection.authorization);
     expect(reused.status).toBe(422);
     expect(reused.json.errors[0]).toMatchObject({ error: 'IdempotencyKeyReusedError', error_code: 1980 });
     expect(registrations('outro.idempotente.com.br')).toBe(0);

@@ -37,6 +37,21 @@ describe('AddDomainUseCase', () => {
     expect(domain).toMatchObject({ domainStatus: 'active', verifiedAt: clock.current.toISOString(), lastCheckedAt: clock.current.toISOString() });
   });
 
+  it('asks the access check for an owner among operators', async () => {
+    const { access, add } = setUp();
+    await add();
+    expect(access.requirements).toEqual([{ operatorMustBeOwner: true }]);
+  });
+
+  it('answers 409 1972 once the tenant has as many domains as the limit allows, before the provider hears of it', async () => {
+    const { table, provider, add } = setUp();
+    for (const hostname of ['a.acme.com.br', 'b.acme.com.br', 'c.acme.com.br']) await add(hostname);
+    provider.calls.length = 0;
+    expect(await outcomeOf(add('d.acme.com.br'))).toBe('DomainLimitReached');
+    expect(provider.calls).toEqual([]);
+    expect(table.find(TENANT, 'd.acme.com.br')).toBeUndefined();
+  });
+
   it('keeps one help center per tenant across domains', async () => {
     const { table, add } = setUp();
     await add('ajuda.acme.com.br');

@@ -20,8 +20,11 @@ export interface AddDomainCommand {
 
 /**
  * Adds a custom domain to the tenant's help center: reserve the hostname
- * (unique platform-wide), register it at the provider, store what the
- * provider says. A provider failure releases the reservation (502 1122).
+ * (unique platform-wide, within the tenant's domain limit), register it at
+ * the provider, store what the provider says. A provider failure releases the
+ * reservation (502 1122). Among operators only owners add: each domain costs
+ * a hostname of the platform's provider quota and, until it expires, holds a
+ * name no other tenant can add.
  */
 @Injectable()
 export class AddDomainUseCase {
@@ -35,11 +38,11 @@ export class AddDomainUseCase {
   ) {}
 
   async execute({ principal, tenantID, hostname }: AddDomainCommand): Promise<DomainStatusResponse> {
-    const scope = await this.access.require(principal, tenantID);
+    const scope = await this.access.require(principal, tenantID, { operatorMustBeOwner: true });
     // Checked first so a taken hostname never reaches the provider; the unique index settles races.
     if (await this.domains.hostnameTaken(hostname)) throw new AppException('DomainHostnameTaken');
     const helpCenterID = await this.domains.ensureHelpCenter(scope);
-    const reserved = await this.domains.reserve(scope, helpCenterID, hostname);
+    const reserved = await this.domains.reserve(scope, helpCenterID, hostname, this.settings.maxDomainsPerTenant);
 
     let provisioned;
     try {

@@ -32,9 +32,11 @@ export class DomainsController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Add a custom domain to the help center',
-    description: 'Registers the hostname at the domain provisioning provider and stores it pending.',
+    description:
+      'Registers the hostname at the domain provisioning provider and stores it pending. Among operators, only owners of the tenant add domains; ' +
+      'a tenant has at most HELPDESK_MAX_DOMAINS_PER_TENANT (409 1972), and a domain still pending HELPDESK_PENDING_DOMAIN_TTL_DAYS after it was added is removed.',
   })
-  @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainHostnameRefused', 'DomainProvisioning')
+  @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainLimitReached', 'DomainHostnameRefused', 'DomainProvisioning')
   @Idempotent()
   @ApiCreatedResponse({ type: DomainStatusResponse })
   add(@CurrentPrincipal() principal: Principal, @Param() params: TenantDomainsParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {

@@ -5,7 +5,7 @@ import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
 import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../domain-provider/custom-hostname-provider';
 import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
-import type { HelpdeskAccess, ScopedRead } from '../helpdesk-access/helpdesk-access.service';
+import type { HelpdeskAccess, HelpdeskRequirement, ScopedRead } from '../helpdesk-access/helpdesk-access.service';
 import type { HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import type { DomainCheck, DomainsRepository, HostnameEntry, StoredDomain } from './domains.repository';
 import type { HostnameDirectory } from './hostname-directory';
@@ -18,7 +18,13 @@ import { REFRESH_WINDOW_MS, RefreshThrottle, ThrottleVerdict } from './refresh-t
  * of how it is done.
  */
 
-export const SETTINGS: HelpdeskSettings = { pluginUrn: 'urn:plugin:helpdesk', cnameTarget: 'clientes.central-ajuda.com.br' };
+export const SETTINGS: HelpdeskSettings = {
+  pluginUrn: 'urn:plugin:helpdesk',
+  cnameTarget: 'clientes.central-ajuda.com.br',
+  maxDomainsPerTenant: 3,
+  pendingDomainTtlDays: 7,
+  domainSweepIntervalSeconds: 900,
+};
 export const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 export const OTHER_TENANT = '9a0b1c2d-3e4f-4a5b-8c6d-7e8f90a1b2c3';
 export const OPERATOR: Principal = { kind: 'operator', operatorID: '0f1e2d3c-4b5a-4968-8776-655443322110' };
@@ -59,8 +65,9 @@ export class FakeDomains {
       },
       byHostname: (hostname: string): RowRead<StoredDomain, [hostname: string]> => ({ statement: UNUSED_STATEMENT, parameters: [hostname] }),
       hostnameTaken: async (hostname: string) => this.domains.some((domain) => domain.hostname === hostname),
-      reserve: async (scope: TenantScope, _helpCenterID: string, hostname: string) => {
+      reserve: async (scope: TenantScope, _helpCenterID: string, hostname: string, limit: number) => {
         if (this.domains.some((domain) => domain.hostname === hostname)) throw new AppException('DomainHostnameTaken');
+        if (this.ofTenant(scope).length >= limit) throw new AppException('DomainLimitReached');
         this.writes.push(`reserved ${hostname}`);
         return { ...this.seed({ tenantID: scope.tenantID, hostname }) };
       },
@@ -119,12 +126,17 @@ export class FakeDomains {
 export class FakeAccess {
   refusal?: ErrorKey;
   checks = 0;
+  /** What each `require` asked of the caller. */
+  readonly requirements: HelpdeskRequirement[] = [];
 
   constructor(private readonly table: FakeDomains) {}
 
   asAccess(): HelpdeskAccess {
     const access: Pick<HelpdeskAccess, 'require' | 'requireAndRead'> = {
-      require: async (_principal: Principal, tenantID: string) => this.check(tenantID),
+      require: async (_principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}) => {
+        this.requirements.push(requirement);
+        return this.check(tenantID);
+      },
       requireAndRead: async <Row, Params extends readonly unknown[]>(_principal: Principal, tenantID: string, read: RowRead<Row, Params>): Promise<ScopedRead<Row>> => {
         const scope = this.check(tenantID);
         const [hostname] = read.parameters as unknown as [string];

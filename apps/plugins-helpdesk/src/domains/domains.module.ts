@@ -5,14 +5,16 @@ import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provi
 import { AddDomainUseCase } from './add-domain.use-case';
 import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
+import { ExpiredDomainsRepository } from './expired-domains.repository';
 import { HostnameDirectory } from './hostname-directory';
 import { HostnameRegistration } from './hostname-registration';
 import { ListDomainsUseCase } from './list-domains.use-case';
+import { PendingDomainExpiry } from './pending-domain-expiry';
 import { RefreshDomainUseCase } from './refresh-domain.use-case';
 import { RefreshThrottle } from './refresh-throttle';
 import { RemoveDomainUseCase } from './remove-domain.use-case';
 
-/** Help-center custom domains: add, list, refresh (operation 12), remove (operation 13). */
+/** Help-center custom domains: add, list, refresh (operation 12), remove (operation 13), and the expiry of pending ones. */
 @Module({})
 export class DomainsModule {
   static forRoot(cloudflare: CloudflareSettings): DynamicModule {
@@ -27,6 +29,8 @@ export class DomainsModule {
           inject: [PlatformMetrics],
         },
         DomainsRepository,
+        ExpiredDomainsRepository,
+        PendingDomainExpiry,
         HostnameDirectory,
         HostnameRegistration,
         RefreshThrottle,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
 import type { HelpdeskDomainStatus } from '@platform/database';
-import { rethrowUniqueViolation } from '@platform/errors';
+import { AppException, rethrowUniqueViolation } from '@platform/errors';
 import { DataSource } from 'typeorm';
 import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
 
@@ -46,8 +46,15 @@ const BY_HOSTNAME_WITH_STANDING = readWithStanding<StoredDomain, [hostname: stri
 
 const HOSTNAME_TAKEN = sql<{ taken: boolean }, [hostname: string]>('SELECT EXISTS (SELECT 1 FROM helpdesk_domains WHERE hostname = $1) AS taken');
 
-const RESERVE = sql<StoredDomain, [tenantID: string, helpCenterID: string, hostname: string]>(
-  `INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
+/** Serialises the adds of one help center (see reserve). */
+const LOCK_HELP_CENTER = sql<{ id: string }, [helpCenterID: string]>('SELECT id FROM help_centers WHERE id = $1 FOR UPDATE');
+
+/** Inserts only while the help center has fewer than `$4` domains; no row when it is full. */
+const RESERVE_WITHIN_LIMIT = sql<StoredDomain, [tenantID: string, helpCenterID: string, hostname: string, limit: number]>(
+  `INSERT INTO helpdesk_domains (tenant_id, help_center_id, hostname)
+       SELECT $1::uuid, $2::uuid, $3::text
+        WHERE (SELECT count(*) FROM helpdesk_domains WHERE help_center_id = $2::uuid) < $4::int
+       RETURNING ${COLUMNS}`,
 );
 
 const RECORD_CHECK = sql<StoredDomain, [id: string, tenantID: string, providerID: string, status: HelpdeskDomainStatus, checkedAt: Date]>(
@@ -98,14 +105,24 @@ export class DomainsRepository {
   }
 
   /**
-   * Reserves the hostname for the help center before the provider hears of it:
-   * the unique index decides between concurrent adds (409 1970 for the loser).
+   * Reserves the hostname for the help center before the provider hears of it,
+   * unless the help center already has `limit` domains (409 1972): the unique
+   * index decides between concurrent adds of one hostname (409 1970 for the
+   * loser). The count is race-free: the help center's row is locked first, so
+   * concurrent adds of one tenant queue here, and the count runs after the
+   * lock is granted, in its own statement, whose READ COMMITTED snapshot sees
+   * every reservation committed by the adds before it. (Counting inside the
+   * locking statement would not do: a statement's snapshot is taken before it
+   * waits for the lock.)
    */
-  async reserve(scope: TenantScope, helpCenterID: string, hostname: string): Promise<StoredDomain> {
+  async reserve(scope: TenantScope, helpCenterID: string, hostname: string, limit: number): Promise<StoredDomain> {
     try {
-      const reserved = await firstRow(this.dataSource, RESERVE, [scope.tenantID, helpCenterID, hostname]);
-      if (!reserved) throw new Error('domain insert returned no row');
-      return reserved;
+      return await this.dataSource.transaction(async (runner) => {
+        await firstRow(runner, LOCK_HELP_CENTER, [helpCenterID]);
+        const reserved = await firstRow(runner, RESERVE_WITHIN_LIMIT, [scope.tenantID, helpCenterID, hostname, limit]);
+        if (!reserved) throw new AppException('DomainLimitReached');
+        return reserved;
+      });
     } catch (error) {
       rethrowUniqueViolation(error, { helpdesk_domains_hostname_key: 'DomainHostnameTaken' });
     }

@@ -18,8 +18,8 @@ function setUp(standing: Standing, options: { member?: boolean; row?: { id: stri
     standingAndRow: async <Row>() => (asked.push('standing and row'), { ...standing, row: options.row as Row | undefined }),
   };
   const tenantAccess: Pick<TenantAccessService, 'require'> = {
-    require: async () => {
-      asked.push('membership');
+    require: async (_principal, _tenantID, requirement) => {
+      asked.push(requirement?.ownerOnly ? 'ownership' : 'membership');
       if (options.member === false) throw new AppException('Forbidden');
       return undefined as never;
     },
@@ -27,7 +27,7 @@ function setUp(standing: Standing, options: { member?: boolean; row?: { id: stri
   const access = new HelpdeskAccess(
     repository as HelpdeskAccessRepository,
     tenantAccess as TenantAccessService,
-    new HelpdeskPlugin(repository as HelpdeskAccessRepository, { pluginUrn: 'urn:plugin:helpdesk', cnameTarget: 'x' }),
+    new HelpdeskPlugin(repository as HelpdeskAccessRepository, { pluginUrn: 'urn:plugin:helpdesk', cnameTarget: 'x', maxDomainsPerTenant: 20, pendingDomainTtlDays: 7, domainSweepIntervalSeconds: 900 }),
   );
   return { access, asked };
 }
@@ -68,6 +68,15 @@ describe('HelpdeskAccess', () => {
     const { access, asked } = setUp({ exists: true, connected: false }, { member: false });
     expect(await outcomeOf(access.require(operator, TENANT))).toBe('Forbidden');
     expect(asked).toEqual(['membership']);
+  });
+
+  it('asks operators for ownership only when the operation wants an owner, and never asks it of the connection', async () => {
+    const ownConnection: Principal = { kind: 'pluginConnection', pluginConnectionID: 'c-2', pluginID: HELPDESK_PLUGIN, tenantID: TENANT.toLowerCase() };
+    const { access, asked } = setUp({ exists: true, connected: true });
+    await access.require(operator, TENANT, { operatorMustBeOwner: true });
+    await access.require(ownConnection, TENANT, { operatorMustBeOwner: true });
+    await access.require(operator, TENANT);
+    expect(asked.filter((step) => step !== 'standing')).toEqual(['ownership', 'membership', 'membership']);
   });
 
   it('refuses 403 1004 for a tenant that does not exist, before 422 1000, and never hands out the row', async () => {

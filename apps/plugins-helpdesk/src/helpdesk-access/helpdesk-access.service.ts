@@ -4,6 +4,16 @@ import { AppException } from '@platform/errors';
 import { HelpdeskAccessRepository, RowRead, Standing } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
+/** What an operation asks of the caller beyond having business with the tenant. */
+export interface HelpdeskRequirement {
+  /**
+   * Among operators, only the tenant's owners pass (403 1004 for a member).
+   * The helpdesk plugin and its connection keep their access: they act for
+   * the tenant that installed the plugin, which an owner did.
+   */
+  operatorMustBeOwner?: boolean;
+}
+
 /** Access granted, and the row read with the standing (undefined when there is none). */
 export interface ScopedRead<Row> {
   scope: TenantScope;
@@ -34,8 +44,8 @@ export class HelpdeskAccess {
     private readonly helpdeskPlugin: HelpdeskPlugin,
   ) {}
 
-  async require(principal: Principal, tenantID: string): Promise<TenantScope> {
-    const pluginID = await this.requireCredential(principal, tenantID);
+  async require(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<TenantScope> {
+    const pluginID = await this.requireCredential(principal, tenantID, requirement);
     return this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
   }
 
@@ -53,14 +63,15 @@ export class HelpdeskAccess {
   }
 
   /** Step 1: who the caller is; answers the helpdesk plugin's id for the standing. */
-  private async requireCredential(principal: Principal, tenantID: string): Promise<string | undefined> {
+  private async requireCredential(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<string | undefined> {
     const pluginID = await this.helpdeskPlugin.id();
     if (principal.kind === 'plugin') {
       if (principal.pluginID !== pluginID) throw new AppException('Forbidden');
     } else {
       if (principal.kind === 'pluginConnection' && principal.pluginID !== pluginID) throw new AppException('Forbidden');
       // Operator member of the tenant, or the connection's own tenant; an unknown tenant is 403.
-      await withAccessStillChecked(() => this.tenantAccess.require(principal, tenantID));
+      const ownerOnly = principal.kind === 'operator' && requirement.operatorMustBeOwner === true;
+      await withAccessStillChecked(() => this.tenantAccess.require(principal, tenantID, { ownerOnly }));
     }
     return pluginID;
   }

@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom domain to the help center
-         * @description Registers the hostname at the domain provisioning provider and stores it pending.
+         * @description Registers the hostname at the domain provisioning provider and stores it pending. Among operators, only owners of the tenant add domains; a tenant has at most HELPDESK_MAX_DOMAINS_PER_TENANT (409 1972), and a domain still pending HELPDESK_PENDING_DOMAIN_TTL_DAYS after it was added is removed.
          */
         post: operations["DomainsController_add"];
         delete?: never;
@@ -149,7 +149,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 1972 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -646,6 +646,7 @@ export interface operations {
             };
             /**
              * @description - 1970 DomainHostnameTakenError: This hostname is already registered to a help center.
+             *     - 1972 DomainLimitReachedError: This help center has as many domains as it may have. Remove one before adding another.
              *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
              */
             409: {
