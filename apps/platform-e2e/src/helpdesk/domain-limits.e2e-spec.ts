@@ -217,13 +217,18 @@ describe('helpdesk domains: who adds, how many, and for how long a pending one h
       expect(h.stub.find('marca.reservada.com.br')).toMatchObject({ id: claimed.data!.domain.domainProviderID });
     });
 
-    it('never releases a hostname another tenant verified', async () => {
+    it('never releases a hostname another tenant verified, even when its domain is pending again', async () => {
       const holder = await connectedTenant();
       const other = await connectedTenant();
       const plugin = h.helpdeskPlugin.authorization;
       await add('verificado.reservado.com.br', plugin, holder);
       h.stub.setStage('verificado.reservado.com.br', 'active');
       await refresh('verificado.reservado.com.br', plugin, holder);
+      // Its CNAME moved away later: pending again, yet its tenant proved it holds the name.
+      h.stub.setStage('verificado.reservado.com.br', 'cname_missing');
+      h.setNow(new Date(Date.now() + 60_000));
+      expect((await refresh('verificado.reservado.com.br', plugin, holder)).data!.domain.domainStatus).toBe('pending');
+      vi.restoreAllMocks();
       await age('verificado.reservado.com.br', 400);
 
       await expiry.sweep();

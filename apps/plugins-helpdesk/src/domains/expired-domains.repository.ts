@@ -11,7 +11,8 @@ export interface ExpiredDomain {
 }
 
 /**
- * The oldest pending domain added at or before `$1`, locked for the caller's
+ * The oldest pending domain never verified (a domain once active proved its
+ * tenant holds the name, so it never expires) added at or before `$1`, locked for the caller's
  * transaction. SKIP LOCKED: replicas sweeping at once each take another row,
  * and a row another sweep holds is not waited for. `$2` are the rows this
  * sweep already failed to remove, left for the next sweep.
@@ -19,7 +20,7 @@ export interface ExpiredDomain {
 const CLAIM_EXPIRED = sql<ExpiredDomain, [addedBefore: Date, skipped: string[]]>(
   `SELECT id, tenant_id AS "tenantID", hostname, provider_id AS "providerID"
      FROM helpdesk_domains
-    WHERE status = 'pending' AND created_at <= $1 AND NOT (id = ANY ($2::uuid[]))
+    WHERE status = 'pending' AND verified_at IS NULL AND created_at <= $1 AND NOT (id = ANY ($2::uuid[]))
     ORDER BY created_at
     LIMIT 1
     FOR UPDATE SKIP LOCKED`,

@@ -25,7 +25,7 @@ export interface ExpirySweepResult {
  * Pending domains expire HELPDESK_PENDING_DOMAIN_TTL_DAYS after they were
  * added: each is deleted at the provider, then dropped, which releases its
  * hostname to any tenant (docs/helpdesk-domains.md, Limits and expiry). A
- * domain that turned active is never expired.
+ * domain that was active once is never expired, even pending again.
  *
  * Guarantee: at-least-once removal at the provider, and the row outlives the
  * provider's record. Each domain is handled in its own transaction that

@@ -14,7 +14,7 @@ export type HelpdeskDomainStatus = (typeof HELPDESK_DOMAIN_STATUSES)[number];
 @Check('helpdesk_domains_hostname_check', `char_length(hostname) BETWEEN 1 AND 253 AND hostname = lower(hostname)`)
 @Index('helpdesk_domains_hostname_key', ['hostname'], { unique: true })
 @Index('helpdesk_domains_help_center_id_idx', ['helpCenterId', 'hostname'])
-@Index('helpdesk_domains_pending_created_at_idx', ['createdAt'], { where: `status = 'pending'` })
+@Index('helpdesk_domains_pending_created_at_idx', ['createdAt'], { where: `status = 'pending' AND verified_at IS NULL` })
 export class HelpdeskDomainEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'helpdesk_domains_pkey' })
   id!: string;
