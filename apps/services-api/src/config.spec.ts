@@ -47,4 +47,10 @@ describe('services-api configuration', () => {
       'WHATSAPP_API_VERSION',
     ]);
   });
+
+  it('reaches public addresses only by default, and names a malformed outbound allow-list', () => {
+    expect(loadConfig(ServicesApiConfig, base)).toMatchObject({ OUTBOUND_ALLOW: '', OUTBOUND_DNS_SERVERS: '' });
+    expect(problemsOf({ ...base, OUTBOUND_ALLOW: '127.0.0.1:4015,[::1]:4016,10.0.0.0/8,traces.internal:443' })).toEqual([]);
+    expect(problemsOf({ ...base, OUTBOUND_ALLOW: '127.0.0.1:4015,10.0.0.0/33', OUTBOUND_DNS_SERVERS: 'a, b' }).sort()).toEqual(['OUTBOUND_ALLOW', 'OUTBOUND_DNS_SERVERS']);
+  });
 });

@@ -94,4 +94,9 @@ export class OutboundHttp {
   close(): Promise<void> {
     return this.dispatcher.close();
   }
+
+  /** Nest calls this when the app closes: kept-alive provider connections are let go. */
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
+  }
 }
