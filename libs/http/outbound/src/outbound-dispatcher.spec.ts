@@ -45,6 +45,17 @@ describe('OutboundHttp', () => {
     expect(connections).toBe(before);
   });
 
+  it('resolves and checks https hosts the same way (the name stays the TLS server name)', async () => {
+    const rebound = client({ resolve: async () => ['127.0.0.1'] });
+    expect(await refusal(rebound.fetch('https://rebind.example/'))).toBeInstanceOf(OutboundRefused);
+    // Allowed, the socket goes where the checked look-up said: loopback, where this port answers no TLS.
+    const allowed = client({ resolve: async () => ['127.0.0.1'], allowList: OutboundAllowList.parse(`127.0.0.1:${port}`) });
+    const before = connections;
+    const failure = await refusal(allowed.fetch(`https://sandbox.example:${port}/`));
+    expect(failure).not.toBeInstanceOf(OutboundRefused);
+    expect(connections).toBe(before + 1);
+  });
+
   it('answers a failed look-up like a refused address', async () => {
     const failing = client({ resolve: async () => Promise.reject(new Error('ENOTFOUND')) });
     expect(await refusal(failing.fetch('http://nowhere.example/'))).toBeInstanceOf(OutboundRefused);

@@ -41,36 +41,59 @@ export function dnsResolver(servers: string[]): OutboundResolver {
   };
 }
 
-type ConnectOptions = Parameters<ReturnType<typeof buildConnector>>[0];
-type ConnectCallback = Parameters<ReturnType<typeof buildConnector>>[1];
+type Connector = ReturnType<typeof buildConnector>;
+type LookupCallback = (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+
+/**
+ * The socket's own DNS look-up (net.connect's `lookup`), answering only
+ * addresses that pass the check: Node connects to what it answers (trying
+ * each in turn, IPv6 and IPv4), so the address checked is the address
+ * connected to, whatever the name resolves to a moment later.
+ */
+function checkedLookup(resolve: OutboundResolver, allowed: (address: string) => boolean) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        // Every address must pass: a name that mixes public and private addresses is not one to trust.
+        if (addresses.length === 0 || !addresses.every(allowed)) return callback(new OutboundRefused(), []);
+        const found = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (options.all) callback(null, found);
+        else callback(null, found[0].address, found[0].family);
+      },
+      () => callback(new OutboundRefused(), []),
+    );
+  };
+}
 
 /**
  * The undici connector with the policy in front of it. The check runs at
- * connect time on the very address the socket opens, after resolution: a
+ * connect time, on the addresses the socket may open, after resolution: a
  * name that resolves to a public address when a URL is saved and to
  * loopback later (DNS rebinding) is refused, and so is a literal private
- * address in the URL (which no DNS look-up would ever see).
+ * address in the URL (which no DNS look-up would ever see). One connector
+ * per port, as allow-list entries may name a port.
  */
-function guardedConnector(policy: OutboundPolicy): ReturnType<typeof buildConnector> {
-  const connect = buildConnector({});
+function guardedConnector(policy: OutboundPolicy): Connector {
   const resolve = policy.resolve ?? systemResolver;
-  return (options: ConnectOptions, callback: ConnectCallback) => {
+  const unchecked = buildConnector({});
+  const checkedByPort = new Map<number, Connector>();
+  const allowedOn = (port: number) => (address: string) => isPublicAddress(address) || policy.allowList.allowsAddress(address, port);
+  const checkedConnector = (port: number) => {
+    let connector = checkedByPort.get(port);
+    if (!connector) {
+      // net.connect and tls.connect take `lookup`; undici's options type does not list it.
+      connector = buildConnector({ lookup: checkedLookup(resolve, allowedOn(port)) } as buildConnector.BuildOptions);
+      checkedByPort.set(port, connector);
+    }
+    return connector;
+  };
+  return (options, callback) => {
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
     const refuse = () => callback(new OutboundRefused(), null);
     if (policy.httpsOnly && options.protocol !== 'https:') return refuse();
-    if (policy.allowList.allowsHost(options.hostname, port)) return connect(options, callback);
-    const allowed = (address: string) => isPublicAddress(address) || policy.allowList.allowsAddress(address, port);
-    if (isIP(options.hostname)) return allowed(options.hostname) ? connect(options, callback) : refuse();
-    resolve(options.hostname).then(
-      (addresses) => {
-        // Every address must pass: a name that mixes public and private addresses is not one to trust.
-        if (addresses.length === 0 || !addresses.every(allowed)) return refuse();
-        // The socket opens on the checked address; the name stays the TLS server name (SNI and certificate check).
-        const servername = options.servername || (options.protocol === 'https:' ? options.hostname : undefined);
-        connect({ ...options, hostname: addresses[0], servername }, callback);
-      },
-      () => refuse(),
-    );
+    if (policy.allowList.allowsHost(options.hostname, port)) return unchecked(options, callback);
+    if (isIP(options.hostname)) return allowedOn(port)(options.hostname) ? unchecked(options, callback) : refuse();
+    return checkedConnector(port)(options, callback);
   };
 }
 
