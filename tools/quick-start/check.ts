@@ -8,7 +8,7 @@ import type { DemoFixture } from '../demo/demo-fixture';
  * The README's quick start, checked as a new user would live it (CI runs this
  * in a network namespace where no PostgreSQL or Redis can be reached):
  * `npm start` with DATABASE_URL and REDIS_URL unset, the three apps ready,
- * `npm run --silent demo:seed`, operations 1, 4, 8, 12 and 15 and sign-in over
+ * `npm run --silent demo:seed`, operations 1, 4, 8, 9, 12 and 15 and sign-in over
  * HTTP, then a restart that finds the data again and prints fresh tokens.
  * Prints the time from `npm start` to all three apps ready, for both starts.
  */
@@ -126,6 +126,16 @@ async function exerciseOperations(fixture: DemoFixture, seeded: DemoFixture): Pr
   }
   assert.ok(mailed, 'the verification code reached the mail sink');
   say('operation 8: the code reached the mail sink');
+
+  // The sandbox's demo trace providers listen on loopback: reached through OUTBOUND_ALLOW (.env.example).
+  assert.ok(seeded.sessionID, 'the seed made a session');
+  const traces = expectStatus('operation 9 (processing traces)', await call(SERVICES, `/v1/tenants/${seeded.tenantID}/sessions/${seeded.sessionID}/processing-traces`, { token }), 200);
+  assert.deepEqual(
+    traces.body.sources.map((source: { status: string }) => source.status),
+    ['ready', 'ready'],
+    `both demo trace providers answer: ${JSON.stringify(traces.body.sources)}`,
+  );
+  assert.ok(traces.body.messages.length > 0, 'the seeded session has traced messages');
 
   assert.ok(seeded.helpdeskDomain, "the seed made a help-center domain");
   const domain = encodeURIComponent(seeded.helpdeskDomain);

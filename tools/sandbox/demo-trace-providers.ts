@@ -177,6 +177,9 @@ export interface DemoTraceProviderOptions {
 
 export async function startDemoTraceProvider(options: DemoTraceProviderOptions): Promise<{ stop(): Promise<void> }> {
   const pool = new Pool({ connectionString: options.databaseUrl, max: 2, application_name: `sandbox-${options.kind}-traces` });
+  // An idle connection the server ends (the embedded PostgreSQL stopping on Ctrl+C) is an 'error' event of the
+  // pool; unheard, it would end the start before it cleans up. The pool drops that client and opens another.
+  pool.on('error', () => undefined);
   const stub = new TraceProviderStub(new DemoTraces(pool, options.kind === 'intent' ? INTENT_RULES : CRM_RULES), options.prefix);
   const audience = options.kind === 'intent' ? DEMO_INTENT_URN : DEMO_CRM_URN;
   if (options.jwksUrl) {

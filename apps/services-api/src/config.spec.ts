@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { ConfigurationError, loadConfig } from '@platform/config';
+import { OutboundAllowList } from '@platform/http-outbound';
 import { describe, expect, it } from 'vitest';
 import { ServicesApiConfig } from './config';
 
@@ -46,5 +50,21 @@ describe('services-api configuration', () => {
       'WHATSAPP_API_BASE_URL',
       'WHATSAPP_API_VERSION',
     ]);
+  });
+
+  it('reaches public addresses only by default, and names a malformed outbound allow-list', () => {
+    expect(loadConfig(ServicesApiConfig, base)).toMatchObject({ OUTBOUND_ALLOW: '', OUTBOUND_DNS_SERVERS: '' });
+    expect(problemsOf({ ...base, OUTBOUND_ALLOW: '127.0.0.1:4015,[::1]:4016,10.0.0.0/8,traces.internal:443' })).toEqual([]);
+    expect(problemsOf({ ...base, OUTBOUND_ALLOW: '127.0.0.1:4015,10.0.0.0/33', OUTBOUND_DNS_SERVERS: 'a, b' }).sort()).toEqual(['OUTBOUND_ALLOW', 'OUTBOUND_DNS_SERVERS']);
+  });
+
+  it('lets the quick start reach its demo trace providers on loopback: .env.example allow-lists exactly their ports', () => {
+    const example = parseEnv(readFileSync(resolve(__dirname, '../../../.env.example'), 'utf8'));
+    const allowList = OutboundAllowList.parse(loadConfig(ServicesApiConfig, { ...base, ...example }).OUTBOUND_ALLOW);
+    for (const variable of ['TRACE_SANDBOX_INTENT_URL', 'TRACE_SANDBOX_CRM_URL']) {
+      const url = new URL(example[variable]!);
+      expect(allowList.allowsAddress(url.hostname, Number(url.port)), variable).toBe(true);
+      expect(allowList.allowsAddress(url.hostname, Number(url.port) + 100), variable).toBe(false);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig, Secret } from '@platform/config';
+import { IsOutboundAllowList } from '@platform/http-outbound';
 import { IsIn, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
 
 const inProduction = (config: ServicesApiConfig) => config.NODE_ENV === 'production';
@@ -71,6 +72,19 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   /** Time limit of one call to a processing-trace provider, answer included (operations 9 and 10). */
   @IsIntegerBetween(50, 30_000)
   TRACE_PROVIDER_TIMEOUT_MS = 1_500;
+
+  /**
+   * Destinations that are not public but may still be called at URLs that come
+   * from data (plugins' trace endpoints): hosts, addresses or CIDRs, each
+   * optionally with `:port`, comma-separated. Empty (the default) reaches public
+   * addresses only (docs/security.md, Outbound calls).
+   */
+  @IsOutboundAllowList()
+  OUTBOUND_ALLOW = '';
+
+  /** DNS servers (`host` or `host:port`, comma-separated) that resolve those URLs' hosts; empty for the system's resolver. */
+  @Matches(/^$|^[^,\s]+(,[^,\s]+)*$/, { message: 'must be a comma-separated list of host or host:port' })
+  OUTBOUND_DNS_SERVERS = '';
 
   /** How long a finished (terminal) retrieval of processing traces is served from Redis. */
   @IsIntegerBetween(1, 86_400)

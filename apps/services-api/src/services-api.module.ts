@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
+import { outboundPolicyOf } from '@platform/http-outbound';
 import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { TransportClientModule, transportNamespaceOf } from '@platform/transport';
 import { AuditEventsModule } from './audit-events/audit-events.module';
@@ -58,10 +59,17 @@ export class ServicesApiModule {
         ContactSessionsModule,
         NotificationsModule,
         SignUpModule.forRoot(config),
-        ProcessingTracesModule.forRoot({
-          providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
-          retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
-        }),
+        ProcessingTracesModule.forRoot(
+          {
+            providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
+            retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
+          },
+          outboundPolicyOf({
+            allow: config.OUTBOUND_ALLOW,
+            dnsServers: config.OUTBOUND_DNS_SERVERS ? config.OUTBOUND_DNS_SERVERS.split(',') : [],
+            production: config.NODE_ENV === 'production',
+          }),
+        ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
       ],
     };

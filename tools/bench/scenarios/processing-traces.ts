@@ -27,6 +27,8 @@ export async function processingTraces(context: BenchContext): Promise<void> {
     VM_PROVIDER_URL: 'http://127.0.0.1:9',
     VM_PROVIDER_TOKEN: 'bench',
     TRACE_PROVIDER_TIMEOUT_MS: '1500',
+    // The stub providers listen on loopback, on ports picked at random: loopback is trusted here.
+    OUTBOUND_ALLOW: '127.0.0.1',
   };
 
   const dataSource = createDataSource({ url: context.databaseUrl, poolSize: 2, applicationName: 'bench' });

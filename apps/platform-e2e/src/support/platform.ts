@@ -88,6 +88,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     REDIS_URL: TEST_REDIS_URL,
     OPERATOR_JWT_PRIVATE_KEY: signingKey.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
+    // The provider stubs (trace providers) listen on loopback, on ports picked at random.
+    OUTBOUND_ALLOW: '127.0.0.1',
     ...options.env,
   };
 

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { OutboundHttp, OutboundPolicy } from '@platform/http-outbound';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import { ProcessingTracesController } from './processing-traces.controller';
@@ -14,16 +15,19 @@ import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 /** SPEC.md operations 9 and 10: processing traces from the plugins that provide them (docs/processing-traces.md). */
 @Module({})
 export class ProcessingTracesModule {
-  static forRoot(settings: TraceSettings): DynamicModule {
+  /** `outbound`: which addresses the providers' endpoints may resolve to, as they come from data (plugins). */
+  static forRoot(settings: TraceSettings, outbound: OutboundPolicy): DynamicModule {
     return {
       module: ProcessingTracesModule,
       controllers: [ProcessingTracesController],
       providers: [
         { provide: TRACE_SETTINGS, useValue: settings },
+        { provide: OutboundHttp, useFactory: () => new OutboundHttp(outbound) },
         {
           provide: TraceProviderClient,
-          useFactory: (metrics: PlatformMetrics) => measuredProvider('processing-traces', new HttpTraceProviderClient(), metrics, { operations: ['list', 'read'] }),
-          inject: [PlatformMetrics],
+          useFactory: (metrics: PlatformMetrics, outbound: OutboundHttp) =>
+            measuredProvider('processing-traces', new HttpTraceProviderClient(outbound), metrics, { operations: ['list', 'read'] }),
+          inject: [PlatformMetrics, OutboundHttp],
         },
         ProcessingTracesRepository,
         TraceCredentials,

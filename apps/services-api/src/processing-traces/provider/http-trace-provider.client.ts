@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { OutboundHttp } from '@platform/http-outbound';
+import type { Response } from 'undici';
 import { InvalidProviderAnswer, parseReadTraces, parseSessionTraceList } from './trace-protocol.parser';
 import { ReadTrace, SessionTraceList } from './trace-protocol';
 import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './trace-provider.client';
@@ -10,11 +12,17 @@ type Exchange = { kind: 'missing' } | { kind: 'answer'; body: unknown };
 
 /**
  * The real adapter: the protocol over HTTP with fetch (undici keeps
- * connections to each provider alive). The call's AbortSignal bounds the
- * whole exchange, body included; what goes wrong becomes the source status.
+ * connections to each provider alive). The endpoint comes from data (the
+ * plugin), so the call goes through OutboundHttp: public addresses only,
+ * checked when connecting. The call's AbortSignal bounds the whole exchange,
+ * body included; what goes wrong becomes the source status.
  */
 @Injectable()
 export class HttpTraceProviderClient extends TraceProviderClient {
+  constructor(private readonly outbound: OutboundHttp) {
+    super();
+  }
+
   async list(provider: TraceProvider, call: TraceCall): Promise<SessionTraceList> {
     const answer = await this.exchange(provider, call, 'GET', 'traces');
     if (answer.kind === 'missing') return { messages: [] };
@@ -50,7 +58,7 @@ export class HttpTraceProviderClient extends TraceProviderClient {
     body?: unknown,
   ): Promise<Exchange> {
     try {
-      const response = await fetch(this.urlOf(provider, call, path), {
+      const response = await this.outbound.fetch(this.urlOf(provider, call, path), {
         method,
         headers: {
           accept: 'application/json',
@@ -101,6 +109,8 @@ async function readLimited(response: Response, limit: number): Promise<string> {
 function failureOf(error: unknown, signal: AbortSignal): TraceProviderFailure {
   if (error instanceof TraceProviderFailure) return error;
   if (signal.aborted) return new TraceProviderFailure('timeout', 'no answer within the time limit', { cause: error });
-  // fetch rejects with a TypeError for network failures: refused, reset, DNS, TLS.
+  // fetch rejects with a TypeError for network failures: refused, reset, DNS, TLS, and a destination the
+  // outbound policy refuses (OutboundRefused): one status for all, so that it tells a private address from
+  // neither a closed port nor an unknown name (no map of the network behind the platform).
   return new TraceProviderFailure('unreachable', `could not be reached: ${(error as Error)?.cause ?? error}`, { cause: error });
 }
