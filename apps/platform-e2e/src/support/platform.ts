@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
@@ -88,6 +89,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     REDIS_URL: TEST_REDIS_URL,
     OPERATOR_JWT_PRIVATE_KEY: signingKey.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
+    // One transport key per platform, shared by its apps as the Secret shares it in a deployment.
+    TRANSPORT_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   };
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   CoreTenantsClient,
   createCoreTenantsClient,
@@ -106,6 +107,8 @@ function platformEnv(databaseUrl: string, redisUrl: string, signingKey: TestSign
     REDIS_URL: redisUrl,
     OPERATOR_JWT_PRIVATE_KEY: signingKey.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
+    // Every replica of every app gets the same transport key, as from the one Secret of a deployment.
+    TRANSPORT_SECRET: randomBytes(32).toString('base64url'),
     SHUTDOWN_TIMEOUT_MS: '10000',
     BILLING_API_URL: stubs.billing.url,
     BILLING_API_KEY: 'sk_test_fault_suite',
