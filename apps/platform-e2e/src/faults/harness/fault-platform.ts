@@ -23,7 +23,7 @@ import {
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { AppName, AppReplica } from './app-replica';
-import { HarnessRedis } from './harness-redis';
+import { HarnessRedis, HarnessRedisOptions } from './harness-redis';
 import { pinnedTo, RequestSender, RoundRobin } from './round-robin';
 
 export const CLOUDFLARE_API_TOKEN = 'fault-suite-cloudflare-token';
@@ -36,6 +36,10 @@ export interface FaultPlatformOptions {
   replicas: Partial<Record<AppName, number>>;
   /** Extra environment for every replica, on top of the harness's. */
   env?: Record<string, string>;
+  /** Extra environment for the replicas of one app, on top of `env`, given the platform's Redis. */
+  appEnv?: (app: AppName, redis: HarnessRedis) => Record<string, string>;
+  /** How the platform's redis-server starts (an ACL file). */
+  redis?: HarnessRedisOptions;
 }
 
 /** Each app's typed client (libs/api-client). */
@@ -156,7 +160,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
   try {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
-    const redis = await HarnessRedis.start();
+    const redis = await HarnessRedis.start(options.redis);
     cleanups.push(() => redis.stop());
     const stubs: ProviderStubs = {
       billing: await new BillingStub().start(),
@@ -173,7 +177,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
     const env = { ...platformEnv(database.url, redis.url, signingKey, stubs), ...options.env };
     const replicas: Record<AppName, AppReplica[]> = { 'core-tenants': [], 'services-api': [], 'plugins-helpdesk': [] };
     for (const app of Object.keys(replicas) as AppName[]) {
-      for (let index = 0; index < (options.replicas[app] ?? 0); index += 1) replicas[app].push(new AppReplica(app, await freePort(), env));
+      for (let index = 0; index < (options.replicas[app] ?? 0); index += 1) replicas[app].push(new AppReplica(app, await freePort(), { ...env, ...options.appEnv?.(app, redis) }));
     }
     const all = Object.values(replicas).flat();
     cleanups.push(() => Promise.all(all.map((replica) => replica.stop())));
