@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -55,5 +56,11 @@ spec:
     spec: { containers: [{ name: worker, image: worker }] }
 `).map((document) => ({ file: 'worker.yaml', object: document.toJS() }));
     expect(checkManifests([...shipped(), extra])).toEqual(['worker: no NetworkPolicy selects its pods']);
+  });
+
+  it('show in docs/deployment.md the Redis ACL file the fault suite runs with, as it is', () => {
+    const acl = readFileSync(new URL('../../k8s/redis/users.acl', import.meta.url), 'utf8').trimEnd();
+    const docs = readFileSync(new URL('../../docs/deployment.md', import.meta.url), 'utf8');
+    expect(docs).toContain(`\`\`\`\n${acl}\n\`\`\``);
   });
 });
