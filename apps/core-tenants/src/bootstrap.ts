@@ -3,13 +3,16 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
 import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
-import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportNamespaceOf } from '@platform/transport';
+import { PlatformMetrics } from '@platform/observability';
+import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportSettingsOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
 import { CoreTenantsModule } from './core-tenants.module';
 import { loadSigningKey } from './signing/signing-key';
 
 /** Builds core-tenants: its HTTP API and its listener on the Redis transport (not yet listening). */
 export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<NestFastifyApplication> {
+  // First: production without the transport key stops here, before anything connects.
+  const transportSettings = transportSettingsOf(config);
   const signingKey = await loadSigningKey({
     privateKeyPem: config.OPERATOR_JWT_PRIVATE_KEY,
     keyFile: config.OPERATOR_JWT_KEY_FILE,
@@ -19,7 +22,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
     ...httpSettingsOf(config),
     openApi: CORE_TENANTS_DOCUMENT,
   });
-  const transport = exactlyOnceRedisListener({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) });
+  const transport = exactlyOnceRedisListener(transportSettings, app.get(PlatformMetrics));
   app.get(TransportReadiness).watch('transport listener', () => transport.strategy.connections());
   const listener = app.connectMicroservice(transport, {
     inheritAppConfig: false,

@@ -4,7 +4,8 @@ import { PluginsHelpdeskConfig } from './config';
 
 const BASE = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform',
-  REDIS_URL: 'redis://127.0.0.1:6379/0',
+  // With a password: production refuses a Redis URL without one.
+  REDIS_URL: 'redis://plugins-helpdesk:Jk2mXq9vTz4wLp8s@127.0.0.1:6379/0',
   OPERATOR_JWKS_URL: 'http://127.0.0.1:3002/.well-known/jwks.json',
 };
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { outboundPolicyOf } from '@platform/http-outbound';
 import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
-import { TransportClientModule, transportNamespaceOf } from '@platform/transport';
+import { TransportClientModule, transportSettingsOf } from '@platform/transport';
 import { AuditEventsModule } from './audit-events/audit-events.module';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
 import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/template-submission.job';
@@ -34,7 +34,7 @@ export class ServicesApiModule {
           },
         }),
         IdempotencyModule.forRoot(idempotencySettingsOf('services-api', config)),
-        TransportClientModule.forRoot({ redisUrl: config.REDIS_URL, namespace: transportNamespaceOf(config) }, config.CORE_TENANTS_RPC_TIMEOUT_MS),
+        TransportClientModule.forRoot(transportSettingsOf(config), config.CORE_TENANTS_RPC_TIMEOUT_MS),
         JobsModule.forRoot({
           databaseUrl: config.DATABASE_URL,
           applicationName: 'services-api-jobs',

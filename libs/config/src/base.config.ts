@@ -1,5 +1,7 @@
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIntegerBetween } from './port';
+import { CarriesRedisCredentialsInProduction } from './redis-credentials';
 import { Secret } from './secret';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -7,6 +9,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** An origin as browsers serialise it: lower-case scheme and host, a port only when not the default. */
 const ORIGIN = /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+const TRANSPORT_SECRET_RULE = 'must be a random string of at least 32 characters';
 
 /** Variables every app reads (DESIGN.md section 7). Defaults are for local use. */
 export class BaseConfig {
@@ -27,7 +31,9 @@ export class BaseConfig {
   @Max(100, { message: 'must be an integer 1-100' })
   DATABASE_POOL_SIZE = 10;
 
+  /** Production refuses one without a password (an ACL user's, docs/deployment.md). */
   @Secret({ minLength: 0 })
+  @CarriesRedisCredentialsInProduction()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL!: string;
 
@@ -41,6 +47,32 @@ export class BaseConfig {
     message: 'must be 1-63 letters, digits, ".", "_" or "-", one per environment sharing a Redis server (required in production)',
   })
   TRANSPORT_NAMESPACE?: string;
+
+  /**
+   * Key of the MAC every transport message carries (docs/transport.md),
+   * the same for services-api and core-tenants. Required in production by the
+   * apps that speak the transport; elsewhere a fixed development key.
+   */
+  @IsOptional()
+  @Secret({ minLength: 32 })
+  @IsString({ message: TRANSPORT_SECRET_RULE })
+  @MinLength(32, { message: TRANSPORT_SECRET_RULE })
+  TRANSPORT_SECRET?: string;
+
+  /**
+   * During a rotation only: a second key accepted on receipt, never used to
+   * sign: the next key until every app signs with it, then the replaced one
+   * until none does (docs/transport.md, Rotating the key).
+   */
+  @IsOptional()
+  @Secret({ minLength: 32 })
+  @IsString({ message: TRANSPORT_SECRET_RULE })
+  @MinLength(32, { message: TRANSPORT_SECRET_RULE })
+  TRANSPORT_SECRET_ACCEPTED?: string;
+
+  /** A transport message signed longer ago than this (or this far in the future) is dropped: clock skew plus Redis latency. */
+  @IsIntegerBetween(500, 60_000)
+  TRANSPORT_MAX_MESSAGE_AGE_MS = 5_000;
 
   /** Request bodies above this size are refused with 413 (docs/http-conventions.md). */
   @Type(() => Number)

@@ -53,8 +53,27 @@ describe('loadConfig', () => {
 
   it('requires a transport namespace in production only, and refuses one that cannot be a channel prefix', () => {
     expect(problemsOf(valid)).toEqual([]);
-    expect(problemsOf({ ...valid, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
-    expect(problemsOf({ ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([]);
+    const redisWithPassword = { REDIS_URL: 'redis://platform:Jk2mXq9vTz4wLp8s@127.0.0.1:6379' };
+    expect(problemsOf({ ...valid, ...redisWithPassword, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
+    expect(problemsOf({ ...valid, ...redisWithPassword, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([]);
     expect(problemsOf({ ...valid, TRANSPORT_NAMESPACE: 'staging:*' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is malformed/)]);
+  });
+
+  it('refuses in production a Redis URL without a password, and takes one with an ACL user or the default user', () => {
+    const production = { ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' };
+    for (const REDIS_URL of ['redis://cache.internal:6379', 'rediss://services-api@cache.internal:6380/0']) {
+      expect(problemsOf({ ...production, REDIS_URL }), REDIS_URL).toEqual([expect.stringMatching(/^REDIS_URL is malformed: must carry credentials in production/)]);
+    }
+    expect(problemsOf({ ...production, REDIS_URL: 'rediss://services-api:Jk2mXq9vTz4wLp8s@cache.internal:6380/0' })).toEqual([]);
+    expect(problemsOf({ ...production, REDIS_URL: 'rediss://:Jk2mXq9vTz4wLp8s@cache.internal:6380/0' })).toEqual([]);
+    expect(problemsOf({ ...valid, REDIS_URL: 'redis://127.0.0.1:6379' })).toEqual([]);
+  });
+
+  it('refuses a transport key shorter than 32 characters, and an age limit outside 500-60000 ms', () => {
+    expect(problemsOf({ ...valid, TRANSPORT_SECRET: 'short', TRANSPORT_SECRET_ACCEPTED: 'x'.repeat(31), TRANSPORT_MAX_MESSAGE_AGE_MS: '100' }).map((problem) => problem.split(' ')[0]).sort()).toEqual([
+      'TRANSPORT_MAX_MESSAGE_AGE_MS',
+      'TRANSPORT_SECRET',
+      'TRANSPORT_SECRET_ACCEPTED',
+    ]);
   });
 });

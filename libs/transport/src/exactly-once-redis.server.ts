@@ -1,6 +1,9 @@
 import { RedisContext, ServerRedis } from '@nestjs/microservices';
+import type { PlatformMetrics } from '@platform/observability';
 import type Redis from 'ioredis';
+import { MessageAuthenticator, parseChannelMessage } from './message-authentication';
 import { IncomingMessages } from './message-headers';
+import { RefusedMessages } from './refused-messages';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 /** How long a claim on a request id is kept: far longer than any caller waits. */
@@ -9,8 +12,13 @@ const CLAIM_TTL_MS = 10 * 60 * 1000;
 type ServerOptions = ConstructorParameters<typeof ServerRedis>[0];
 
 /**
- * Nest's Redis transport server, with three changes:
+ * Nest's Redis transport server, with these changes:
  *
+ * - Every request must carry a valid MAC made with the apps' shared key, be
+ *   signed for the channel it arrived on and be recent
+ *   (message-authentication.ts). Anything else is dropped before the claim,
+ *   counted and logged (refused-messages.ts): whoever can publish on Redis
+ *   cannot make core-tenants act or answer. Replies are signed the same way.
  * - Exactly one replica handles each request. The transport is
  *   publish/subscribe: every replica of the listening app receives every
  *   request, and would run handlers with side effects (removing a connection,
@@ -23,17 +31,22 @@ type ServerOptions = ConstructorParameters<typeof ServerRedis>[0];
  * - A message is handled under the request id and trace context it carries
  *   (message-headers.ts).
  *
- * The wire format is Nest's own.
+ * Inside the seal, the packet is Nest's own.
  */
 export class ExactlyOnceRedisServer extends ServerRedis {
   private readonly channelPrefix: string;
+  private readonly authenticator: MessageAuthenticator;
+  private readonly refusals: RefusedMessages;
 
   constructor(
     private readonly settings: TransportSettings,
     options: ServerOptions,
+    metrics: PlatformMetrics,
   ) {
     super(options);
     this.channelPrefix = requestChannel(settings.namespace, '');
+    this.authenticator = new MessageAuthenticator(settings.authentication);
+    this.refusals = new RefusedMessages(metrics);
     const messages = new IncomingMessages();
     this.setOnProcessingStartHook((_transport, context, handle) => messages.start(context as RedisContext, handle));
     this.setOnProcessingEndHook((_transport, context) => messages.end(context as RedisContext));
@@ -60,16 +73,33 @@ export class ExactlyOnceRedisServer extends ServerRedis {
     // Handlers are registered under the bare pattern; the namespace lives on the channel only.
     if (!channel.startsWith(this.channelPrefix)) return undefined;
     const messagePattern = channel.slice(this.channelPrefix.length);
-    const requestId = this.requestIdOf(buffer);
+    // Verified before anything else, the claim included: a forged message must not even use up a request id.
+    const opened = this.authenticator.open('request', channel, parseChannelMessage(buffer));
+    if (!opened.ok) {
+      this.refusals.refused('request', opened.reason, channel);
+      return undefined;
+    }
+    const requestId = requestIdOf(opened.packet);
     if (requestId !== undefined) {
+      // The claim also refuses a genuine message replayed within its age limit: its id is taken.
       const claimed = await pub.set(`transport:v1:claim:${this.settings.namespace}:${requestId}`, '1', 'PX', CLAIM_TTL_MS, 'NX');
       if (claimed !== 'OK') return undefined;
     }
-    return super.handleMessage(messagePattern, buffer, pub, pattern === channel ? messagePattern : pattern);
+    // Nest reads the packet from the text it is given: the verified one, re-serialised for it alone.
+    return super.handleMessage(messagePattern, JSON.stringify(opened.packet), pub, pattern === channel ? messagePattern : pattern);
   }
 
-  private requestIdOf(buffer: string): string | undefined {
-    const message = this.parseMessage(buffer) as { id?: unknown } | string;
-    return typeof message === 'object' && message !== null && typeof message.id === 'string' ? message.id : undefined;
+  /** Nest's publisher of replies, each sealed for the reply channel it goes out on. */
+  override getPublisher(pub: Redis, pattern: string, id: string): (response: object) => Promise<number> {
+    const channel = this.getReplyPattern(pattern);
+    return (response) => {
+      const packet = this.serializer.serialize({ ...response, id });
+      return pub.publish(channel, JSON.stringify(this.authenticator.seal('reply', channel, packet)));
+    };
   }
+}
+
+function requestIdOf(packet: unknown): string | undefined {
+  const id = (packet as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : undefined;
 }

@@ -1,7 +1,10 @@
-import { ClientRedis, CustomStrategy, RedisOptions } from '@nestjs/microservices';
+import { ClientRedis, CustomStrategy, ReadPacket, RedisOptions } from '@nestjs/microservices';
+import type { PlatformMetrics } from '@platform/observability';
 import type Redis from 'ioredis';
 import { ExactlyOnceRedisServer } from './exactly-once-redis.server';
+import { MessageAuthenticator, parseChannelMessage } from './message-authentication';
 import { attachPropagatedHeaders } from './message-headers';
+import { RefusedMessages } from './refused-messages';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 type RedisConnectionOptions = NonNullable<RedisOptions['options']>;
@@ -29,11 +32,39 @@ export function redisConnectionOptions(redisUrl: string): RedisConnectionOptions
  * The calling side (services-api): Nest's Redis client with every request
  * and reply channel in the environment's namespace, reconnecting for ever,
  * each message carrying the request id and trace context of its sender.
+ * Requests go out sealed with the apps' shared key; a reply that is not
+ * sealed with it, for its channel, recently, is dropped unread (counted and
+ * logged), so the request times out as if no reply had come.
  */
 export class NamespacedRedisClient extends ClientRedis {
-  constructor(private readonly settings: TransportSettings) {
+  private readonly authenticator: MessageAuthenticator;
+  private readonly refusals: RefusedMessages;
+
+  constructor(
+    private readonly settings: TransportSettings,
+    metrics: PlatformMetrics,
+  ) {
     super(redisConnectionOptions(settings.redisUrl));
+    this.authenticator = new MessageAuthenticator(settings.authentication);
+    this.refusals = new RefusedMessages(metrics);
     this.setOnDispatchHook(attachPropagatedHeaders);
+    // Nest serialises a request packet (pattern, id, data, metadata) once, and publishes JSON.stringify of the result.
+    this.serializer = {
+      serialize: (packet: ReadPacket) => this.authenticator.seal('request', this.getRequestPattern(this.normalizePattern(packet.pattern)), packet),
+    };
+  }
+
+  /** Nest's handling of a reply, given only the verified packet. */
+  override createResponseCallback(): (channel: string, buffer: string) => Promise<void> {
+    const handleVerified = super.createResponseCallback();
+    return async (channel, buffer) => {
+      const opened = this.authenticator.open('reply', channel, parseChannelMessage(buffer));
+      if (!opened.ok) {
+        this.refusals.refused('reply', opened.reason, channel);
+        return;
+      }
+      await handleVerified(channel, JSON.stringify(opened.packet));
+    };
   }
 
   override getRequestPattern(pattern: string): string {
@@ -55,6 +86,6 @@ export class NamespacedRedisClient extends ClientRedis {
 }
 
 /** The listening side (core-tenants): each request handled by exactly one replica, in the namespace. */
-export function exactlyOnceRedisListener(settings: TransportSettings): CustomStrategy & { strategy: ExactlyOnceRedisServer } {
-  return { strategy: new ExactlyOnceRedisServer(settings, redisConnectionOptions(settings.redisUrl)) };
+export function exactlyOnceRedisListener(settings: TransportSettings, metrics: PlatformMetrics): CustomStrategy & { strategy: ExactlyOnceRedisServer } {
+  return { strategy: new ExactlyOnceRedisServer(settings, redisConnectionOptions(settings.redisUrl), metrics) };
 }

@@ -16,7 +16,7 @@ export class TransportClientModule {
         {
           provide: TransportClient,
           useFactory: (readiness: TransportReadiness, metrics: PlatformMetrics) => {
-            const proxy = new NamespacedRedisClient(settings);
+            const proxy = new NamespacedRedisClient(settings, metrics);
             readiness.watch('transport client', () => proxy.connections());
             return new TransportClient(proxy, timeoutMs, metrics);
           },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reconnectDelayMs, replyChannel, requestChannel, transportNamespaceOf } from './transport-settings';
+import { ConfigurationError } from '@platform/config';
+import { DEVELOPMENT_TRANSPORT_SECRET, reconnectDelayMs, replyChannel, requestChannel, transportNamespaceOf, transportSettingsOf } from './transport-settings';
 
 describe('transport namespace', () => {
   it('defaults to the name of the app database, so environments with their own databases differ', () => {
@@ -26,5 +27,23 @@ describe('reconnection delay', () => {
     expect(reconnectDelayMs(1)).toBe(100);
     expect(reconnectDelayMs(5)).toBe(500);
     expect(reconnectDelayMs(1_000_000)).toBe(1_000);
+  });
+});
+
+describe('transport key', () => {
+  const source = { REDIS_URL: 'redis://127.0.0.1:6379', DATABASE_URL: 'postgres://127.0.0.1/platform', TRANSPORT_MAX_MESSAGE_AGE_MS: 5_000 };
+
+  it('is required in production, where the app refuses to start without it', () => {
+    expect(() => transportSettingsOf({ ...source, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toThrow(ConfigurationError);
+    expect(() => transportSettingsOf({ ...source, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toThrow(/TRANSPORT_SECRET is missing/);
+  });
+
+  it('is the development key elsewhere, so that apps started apart agree on it', () => {
+    expect(transportSettingsOf({ ...source, NODE_ENV: 'test' }).authentication).toEqual({ secret: DEVELOPMENT_TRANSPORT_SECRET, acceptedSecret: undefined, maxAgeMs: 5_000 });
+  });
+
+  it('takes the configured key and the accepted one during a rotation', () => {
+    const settings = transportSettingsOf({ ...source, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', TRANSPORT_SECRET: 'a'.repeat(32), TRANSPORT_SECRET_ACCEPTED: 'b'.repeat(32) });
+    expect(settings.authentication).toEqual({ secret: 'a'.repeat(32), acceptedSecret: 'b'.repeat(32), maxAgeMs: 5_000 });
   });
 });

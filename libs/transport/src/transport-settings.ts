@@ -1,3 +1,6 @@
+import { ConfigurationError } from '@platform/config';
+import type { TransportAuthentication } from './message-authentication';
+
 /**
  * Where the transport runs: the Redis server and the environment namespace
  * that every channel carries.
@@ -11,6 +14,45 @@
 export interface TransportSettings {
   redisUrl: string;
   namespace: string;
+  /** The keys every message is signed and verified with (message-authentication.ts). */
+  authentication: TransportAuthentication;
+}
+
+/** What the transport's settings are read from: the variables of BaseConfig. */
+export interface TransportSettingsSource extends TransportNamespaceSource {
+  NODE_ENV: string;
+  REDIS_URL: string;
+  TRANSPORT_SECRET?: string;
+  TRANSPORT_SECRET_ACCEPTED?: string;
+  TRANSPORT_MAX_MESSAGE_AGE_MS: number;
+}
+
+/**
+ * Outside production only: the key when TRANSPORT_SECRET is not set, so that
+ * `npm start` and the tests' apps, which share nothing else, agree on it.
+ * Production refuses it ("development-only" marks it as an example).
+ */
+export const DEVELOPMENT_TRANSPORT_SECRET = 'development-only transport secret, never used in production';
+
+/**
+ * The settings of an app that speaks the transport (services-api,
+ * core-tenants). TRANSPORT_SECRET is required in production here rather than
+ * by BaseConfig, which plugins-helpdesk reads too: that app has no part in
+ * the transport and is not given its key.
+ */
+export function transportSettingsOf(config: TransportSettingsSource): TransportSettings {
+  if (config.NODE_ENV === 'production' && !config.TRANSPORT_SECRET) {
+    throw new ConfigurationError(['TRANSPORT_SECRET is missing: the key of the messages between apps, 32+ random characters, the same for services-api and core-tenants (required in production)']);
+  }
+  return {
+    redisUrl: config.REDIS_URL,
+    namespace: transportNamespaceOf(config),
+    authentication: {
+      secret: config.TRANSPORT_SECRET ?? DEVELOPMENT_TRANSPORT_SECRET,
+      acceptedSecret: config.TRANSPORT_SECRET_ACCEPTED,
+      maxAgeMs: config.TRANSPORT_MAX_MESSAGE_AGE_MS,
+    },
+  };
 }
 
 /** What the namespace is derived from: TRANSPORT_NAMESPACE, else the database the app works on. */

@@ -5,7 +5,7 @@ import { TransportPing } from '@platform/contracts';
 import { createDataSource } from '@platform/database';
 import { PlatformMetrics } from '@platform/observability';
 import { BillingStub, FixtureBuilder, VmStub } from '@platform/testing';
-import { NamespacedRedisClient, TransportClient, transportNamespaceOf } from '@platform/transport';
+import { NamespacedRedisClient, TransportClient, transportSettingsOf } from '@platform/transport';
 import { BenchContext } from '../context';
 import { measure, percentiles, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
 
@@ -55,7 +55,9 @@ export async function pluginConnections(context: BenchContext): Promise<void> {
 
   const core = await startProcess('dist/apps/core-tenants/src/main.js', env);
   const services = await startProcess('dist/apps/services-api/src/main.js', env);
-  const transport = new NamespacedRedisClient({ redisUrl: context.redisUrl, namespace: transportNamespaceOf({ DATABASE_URL: context.databaseUrl }) });
+  const metrics = new PlatformMetrics('bench');
+  // The apps' own transport settings (namespace and key), read from the environment they were started with.
+  const transport = new NamespacedRedisClient(transportSettingsOf(loadConfig(CoreTenantsConfig, { ...process.env, ...env })), metrics);
   try {
     await waitForHttp(`http://127.0.0.1:${corePort}/health/ready`);
     await waitForHttp(`http://127.0.0.1:${servicesPort}/health/ready`);
@@ -72,7 +74,7 @@ export async function pluginConnections(context: BenchContext): Promise<void> {
     });
     printTable('Operation 1 (services-api -> Redis transport -> core-tenants -> PostgreSQL)', [deletes]);
 
-    const client = new TransportClient(transport, 5_000, new PlatformMetrics('bench'));
+    const client = new TransportClient(transport, 5_000, metrics);
     const samples: number[] = [];
     for (let index = 0; index < PINGS; index += 1) {
       const started = performance.now();

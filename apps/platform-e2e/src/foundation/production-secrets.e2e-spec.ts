@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CoreTenantsConfig } from '@apps/core-tenants';
+import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
-import { ServicesApiConfig } from '@apps/services-api';
+import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { ConfigurationError, loadConfig, secretVariablesOf } from '@platform/config';
 import { describe, expect, it } from 'vitest';
 import { ProductionApp, productionEnvironment } from '../support/production-env';
@@ -73,4 +73,22 @@ describe('production refuses example secrets', () => {
     );
     expect(secretVariablesOf(PluginsHelpdeskConfig)).toEqual(expect.arrayContaining(['CLOUDFLARE_API_TOKEN']));
   });
+
+  it.each([
+    ['core-tenants', () => createCoreTenantsApp(loadConfig(CoreTenantsConfig, withoutTransportKey('core-tenants')))],
+    ['services-api', () => createServicesApiApp(loadConfig(ServicesApiConfig, withoutTransportKey('services-api')))],
+  ] as const)('%s refuses to start without TRANSPORT_SECRET, naming it', async (_app, create) => {
+    await expect(create()).rejects.toThrow(ConfigurationError);
+    await expect(create()).rejects.toThrow(/TRANSPORT_SECRET is missing/);
+  });
+
+  it('does not give plugins-helpdesk, which has no part in the transport, a reason to need its key', () => {
+    expect(refusedVariables('plugins-helpdesk', productionEnvironment('plugins-helpdesk'))).toEqual([]);
+    expect(productionEnvironment('plugins-helpdesk')).not.toHaveProperty('TRANSPORT_SECRET');
+  });
 });
+
+function withoutTransportKey(app: ProductionApp): Record<string, string> {
+  const { TRANSPORT_SECRET: _omitted, ...env } = productionEnvironment(app);
+  return env;
+}

@@ -8,6 +8,7 @@ import { requestChannel, transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
+import { packetOf } from '../support/transport-messages';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 /**
@@ -29,11 +30,11 @@ describe('traces across the apps (operation 1)', () => {
     const owner = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
     ownerToken = await platform.tokenFor(owner.operatorID);
-    // What services-api publishes, as any listener (an older one included) receives it.
+    // What services-api publishes, as any listener receives it (the packet inside the seal).
     subscriber = new Redis(TEST_REDIS_URL);
     const namespace = transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! });
     await subscriber.subscribe(requestChannel(namespace, DeletePluginConnection.pattern), requestChannel(namespace, InstallPluginConnection.pattern));
-    subscriber.on('message', (_channel, message) => published.push(JSON.parse(message)));
+    subscriber.on('message', (_channel, message) => published.push(packetOf(message)));
   });
   afterAll(async () => {
     subscriber?.disconnect();

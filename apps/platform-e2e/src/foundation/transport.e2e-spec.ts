@@ -9,6 +9,7 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { packetOf } from '../support/transport-messages';
 
 /** services-api and core-tenants over the real Redis transport. */
 describe('Redis transport between services-api and core-tenants', () => {
@@ -51,13 +52,15 @@ describe('Redis transport between services-api and core-tenants', () => {
     // (exactly-once-redis.server.ts). Counted in process, as both replicas run here.
     const decided = new Map<string, number>();
     const handled = new Map<string, number>();
+    // The listener receives the sealed message; Nest's handling, the packet inside it.
+    const sealedIdOf = (buffer: string) => packetOf<{ id: string }>(buffer).id;
     const idOf = (buffer: string) => (JSON.parse(buffer) as { id: string }).id;
     const claiming = ExactlyOnceRedisServer.prototype.handleMessage;
     vi.spyOn(ExactlyOnceRedisServer.prototype, 'handleMessage').mockImplementation(async function (this: ExactlyOnceRedisServer, ...args) {
       try {
         return await claiming.apply(this, args);
       } finally {
-        decided.set(idOf(args[1]), (decided.get(idOf(args[1])) ?? 0) + 1);
+        decided.set(sealedIdOf(args[1]), (decided.get(sealedIdOf(args[1])) ?? 0) + 1);
       }
     });
     const handling = ServerRedis.prototype.handleMessage;
@@ -69,7 +72,7 @@ describe('Redis transport between services-api and core-tenants', () => {
     const replies: { id?: string; response?: { from?: string } }[] = [];
     try {
       await listener.subscribe(replyChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! }), TransportPing.pattern));
-      listener.on('message', (_, message) => replies.push(JSON.parse(message)));
+      listener.on('message', (_, message) => replies.push(packetOf(message)));
       for (let index = 0; index < 10; index += 1) {
         await client.send(TransportPing, { sentAt: new Date().toISOString(), from: `replica-test-${index}` });
       }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
@@ -90,6 +91,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
     // The provider stubs (trace providers) listen on loopback, on ports picked at random.
     OUTBOUND_ALLOW: '127.0.0.1',
+    // One transport key per platform, shared by its apps as the Secret shares it in a deployment.
+    TRANSPORT_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   };
 

@@ -25,6 +25,7 @@ export function productionEnvironment(app: ProductionApp): Record<string, string
       return {
         ...common,
         OPERATOR_JWT_PRIVATE_KEY: key.privateKeyPem,
+        TRANSPORT_SECRET: realSecret(),
         BILLING_API_URL: 'https://api.stripe.com',
         BILLING_API_KEY: realSecret('sk_live_'),
         VM_PROVIDER_URL: 'https://vms.provider.internal',
@@ -36,6 +37,7 @@ export function productionEnvironment(app: ProductionApp): Record<string, string
         OPERATOR_JWT_PUBLIC_KEY: key.publicKeyPem,
         SMTP_URL: `smtps://no-reply:${realSecret()}@smtp.mail.internal:465`,
         SIGN_UP_SECRET: realSecret(),
+        TRANSPORT_SECRET: realSecret(),
         WHATSAPP_ACCESS_TOKEN: realSecret('EAAG'),
         WHATSAPP_APP_SECRET: realSecret(),
         WHATSAPP_WEBHOOK_VERIFY_TOKEN: realSecret(),

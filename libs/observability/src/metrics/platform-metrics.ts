@@ -47,6 +47,7 @@ export class PlatformMetrics {
   readonly transportRequestDuration: Histogram<'pattern' | 'outcome'>;
   readonly providerCallDuration: Histogram<'provider' | 'operation' | 'outcome'>;
   readonly rateLimitRefusals: Counter<'limit'>;
+  readonly transportMessagesRefused: Counter<'direction' | 'reason'>;
   /** PostgreSQL pools by name; a pool not created yet answers undefined. */
   private readonly databasePools = new Map<string, () => PoolCounts | undefined>();
 
@@ -81,6 +82,12 @@ export class PlatformMetrics {
       labelNames: ['limit'],
       registers,
     });
+    this.transportMessagesRefused = new Counter({
+      name: `${METRIC_PREFIX}transport_messages_refused_total`,
+      help: 'Transport messages dropped unread: unsigned, wrongly signed, stale or misrouted, by direction (request, reply) and reason.',
+      labelNames: ['direction', 'reason'],
+      registers,
+    });
     this.addScrapeGauge({
       name: 'db_pool_connections_in_use',
       help: 'PostgreSQL connections of the pool checked out by a query or transaction, by pool.',
@@ -107,6 +114,11 @@ export class PlatformMetrics {
   /** Counts one request refused by the named limit or throttle. */
   refused(limit: string): void {
     this.rateLimitRefusals.inc({ limit });
+  }
+
+  /** Counts one transport message dropped before it was read (docs/transport.md, Authenticated messages). */
+  transportMessageRefused(direction: string, reason: string): void {
+    this.transportMessagesRefused.inc({ direction, reason });
   }
 
   /** Observes a transport request that started at `startedAt` (`performance.now()`). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   CoreTenantsClient,
   createCoreTenantsClient,
@@ -22,7 +23,7 @@ import {
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
 import { AppName, AppReplica } from './app-replica';
-import { HarnessRedis } from './harness-redis';
+import { HarnessRedis, HarnessRedisOptions } from './harness-redis';
 import { pinnedTo, RequestSender, RoundRobin } from './round-robin';
 
 export const CLOUDFLARE_API_TOKEN = 'fault-suite-cloudflare-token';
@@ -35,6 +36,10 @@ export interface FaultPlatformOptions {
   replicas: Partial<Record<AppName, number>>;
   /** Extra environment for every replica, on top of the harness's. */
   env?: Record<string, string>;
+  /** Extra environment for the replicas of one app, on top of `env`, given the platform's Redis. */
+  appEnv?: (app: AppName, redis: HarnessRedis) => Record<string, string>;
+  /** How the platform's redis-server starts (an ACL file). */
+  redis?: HarnessRedisOptions;
 }
 
 /** Each app's typed client (libs/api-client). */
@@ -106,6 +111,8 @@ function platformEnv(databaseUrl: string, redisUrl: string, signingKey: TestSign
     REDIS_URL: redisUrl,
     OPERATOR_JWT_PRIVATE_KEY: signingKey.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
+    // Every replica of every app gets the same transport key, as from the one Secret of a deployment.
+    TRANSPORT_SECRET: randomBytes(32).toString('base64url'),
     SHUTDOWN_TIMEOUT_MS: '10000',
     BILLING_API_URL: stubs.billing.url,
     BILLING_API_KEY: 'sk_test_fault_suite',
@@ -153,7 +160,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
   try {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
-    const redis = await HarnessRedis.start();
+    const redis = await HarnessRedis.start(options.redis);
     cleanups.push(() => redis.stop());
     const stubs: ProviderStubs = {
       billing: await new BillingStub().start(),
@@ -170,7 +177,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
     const env = { ...platformEnv(database.url, redis.url, signingKey, stubs), ...options.env };
     const replicas: Record<AppName, AppReplica[]> = { 'core-tenants': [], 'services-api': [], 'plugins-helpdesk': [] };
     for (const app of Object.keys(replicas) as AppName[]) {
-      for (let index = 0; index < (options.replicas[app] ?? 0); index += 1) replicas[app].push(new AppReplica(app, await freePort(), env));
+      for (let index = 0; index < (options.replicas[app] ?? 0); index += 1) replicas[app].push(new AppReplica(app, await freePort(), { ...env, ...options.appEnv?.(app, redis) }));
     }
     const all = Object.values(replicas).flat();
     cleanups.push(() => Promise.all(all.map((replica) => replica.stop())));

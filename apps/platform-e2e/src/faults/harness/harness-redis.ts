@@ -3,6 +3,13 @@ import Redis from 'ioredis';
 import { captureOutput, spawnTracked, stopChild } from './child-processes';
 import { freePort } from '@platform/testing';
 
+export interface HarnessRedisOptions {
+  /** A Redis ACL file to start with (`--aclfile`): its users, and no others. */
+  aclFile?: string;
+  /** The user of the ACL file the harness itself connects as. */
+  admin?: { username: string; password: string };
+}
+
 /**
  * A redis-server of the harness's own, on a port chosen at run time, with
  * nothing persisted: a test may stop it (an outage) and start it again on the
@@ -12,16 +19,26 @@ export class HarnessRedis {
   private child: ChildProcess | undefined;
   private output: () => string = () => '';
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly options: HarnessRedisOptions,
+  ) {}
 
-  static async start(): Promise<HarnessRedis> {
-    const redis = new HarnessRedis(await freePort());
+  static async start(options: HarnessRedisOptions = {}): Promise<HarnessRedis> {
+    const redis = new HarnessRedis(await freePort(), options);
     await redis.start();
     return redis;
   }
 
+  /** The harness's own URL: with the ACL file, as its `admin` user. */
   get url(): string {
-    return `redis://127.0.0.1:${this.port}/0`;
+    return this.urlAs(this.options.admin);
+  }
+
+  /** The URL as `user` (an ACL user of the ACL file), or without credentials. */
+  urlAs(user?: { username: string; password: string }): string {
+    const credentials = user ? `${encodeURIComponent(user.username)}:${encodeURIComponent(user.password)}@` : '';
+    return `redis://${credentials}127.0.0.1:${this.port}/0`;
   }
 
   get running(): boolean {
@@ -31,7 +48,8 @@ export class HarnessRedis {
   /** Starts the server (again) on its port, empty, and waits until it answers PING. */
   async start(): Promise<void> {
     if (this.child) return;
-    this.child = spawnTracked('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {});
+    const acl = this.options.aclFile ? ['--aclfile', this.options.aclFile] : [];
+    this.child = spawnTracked('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...acl], {});
     this.output = captureOutput(this.child);
     const deadline = Date.now() + 10_000;
     for (;;) {
