@@ -31,8 +31,28 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsIntegerBetween(60, 3_600)
   TRACE_TOKEN_TTL_SECONDS = 300;
 
+  /** Attempts on one e-mail address from one client (address and User-Agent) per window (docs/authentication.md). */
   @IsIntegerBetween(1, 10_000)
   SIGN_IN_ATTEMPTS_PER_ADDRESS = 10;
+
+  /**
+   * Ceiling of attempts on one e-mail address from every client per window:
+   * bounds guessing spread over many clients. Clients that signed in before pass it.
+   */
+  @IsIntegerBetween(1, 1_000_000)
+  SIGN_IN_ATTEMPTS_PER_ADDRESS_CEILING = 300;
+
+  /** How long a client (address and User-Agent) an operator signed in from stays known. */
+  @IsIntegerBetween(1, 365)
+  SIGN_IN_KNOWN_CLIENT_DAYS = 30;
+
+  /** Password hashes (bcrypt) computed at once per process; more wait in the queue below. */
+  @IsIntegerBetween(1, 64)
+  PASSWORD_HASH_CONCURRENCY = 2;
+
+  /** Password hashes waiting per process; past it sign-in answers 503 5903 with Retry-After at once. */
+  @IsIntegerBetween(0, 1_000)
+  PASSWORD_HASH_QUEUE = 8;
 
   @IsIntegerBetween(1, 1_000_000)
   SIGN_IN_ATTEMPTS_PER_IP = 100;

@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, Valida
 import { IsIntegerBetween } from './port';
 import { CarriesRedisCredentialsInProduction } from './redis-credentials';
 import { Secret } from './secret';
+import { IsTrustedProxies } from './trusted-proxies';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -109,6 +110,16 @@ export class BaseConfig {
   @Min(0, { message: 'must be an integer 0-86400' })
   @Max(86_400, { message: 'must be an integer 0-86400' })
   CORS_MAX_AGE_SECONDS = 600;
+
+  /**
+   * The proxies in front of the app whose `X-Forwarded-For` entries are
+   * believed (`request.ip`, and every per-address limit, follow it): a hop
+   * count or the proxies' addresses and CIDRs. Unset: none, the client is the
+   * socket's peer. `true` is refused (docs/deployment.md, Client addresses).
+   */
+  @IsOptional()
+  @IsTrustedProxies()
+  TRUST_PROXY?: string;
 
   /** Time given to in-flight requests after SIGTERM before the process exits anyway. */
   @Type(() => Number)

@@ -7,3 +7,5 @@ export type { Dependency } from './dependency-reachability';
 export { DEFAULT_SECRET_MIN_LENGTH, placeholderReason, Secret, secretVariablesOf } from './secret';
 export type { SecretOptions } from './secret';
 export { exitOnStartupFailure } from './startup-failure';
+export { IsTrustedProxies, MAX_TRUSTED_HOPS, parseTrustedProxies, TRUST_PROXY_RULE } from './trusted-proxies';
+export type { TrustedProxies } from './trusted-proxies';

@@ -1,16 +1,25 @@
-import { hashPassword } from '@platform/auth';
+import { hashPassword, PasswordWork } from '@platform/auth';
 import type { RateLimiter, RateLimitRule } from '@platform/redis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OperatorTokenSigner } from '../signing/operator-token.signer';
+import type { KnownSignInClients } from './known-sign-in-clients';
 import type { OperatorCredentials, OperatorCredentialsRepository } from './operator-credentials.repository';
 import { SignInLimits, SignInOperatorUseCase } from './sign-in-operator.use-case';
 
 const anaID = 'a1b2c3d4-0000-4000-8000-000000000001';
 const password = 'correct horse battery staple';
 const limits: SignInLimits = {
-  perAddress: { name: 'sign-in:address', limit: 2, windowSeconds: 60 },
-  perIp: { name: 'sign-in:ip', limit: 3, windowSeconds: 60 },
+  perAddressAndClient: { name: 'sign-in:address-client', limit: 2, windowSeconds: 60 },
+  perAddress: { name: 'sign-in:address', limit: 4, windowSeconds: 60 },
+  perIp: { name: 'sign-in:ip', limit: 10, windowSeconds: 60 },
 };
+
+/** The clients each address signed in from, as Redis keeps them. */
+class FakeKnownClients implements Pick<KnownSignInClients, 'remember' | 'isKnown'> {
+  readonly known = new Set<string>();
+  remember = async (address: string, client: string) => void this.known.add(`${address}:${client}`);
+  isKnown = async (address: string, client: string) => this.known.has(`${address}:${client}`);
+}
 
 /** Fixed-window counters per rule and subject, as the Redis rate limiter keeps them. */
 class FakeRateLimiter {
@@ -60,9 +69,17 @@ function useCase() {
   } as unknown as OperatorCredentialsRepository;
   const limiter = new FakeRateLimiter();
   const signer = new FakeSigner();
-  const signIn = new SignInOperatorUseCase(operators, signer.asSigner(), limiter.asLimiter(), limits);
-  const attempt = (operatorEmail: string, attemptPassword: string, clientIp = '203.0.113.7') =>
-    signIn.execute({ operatorEmail, password: attemptPassword, clientIp });
+  const knownClients = new FakeKnownClients();
+  const signIn = new SignInOperatorUseCase(
+    operators,
+    signer.asSigner(),
+    limiter.asLimiter(),
+    knownClients as unknown as KnownSignInClients,
+    new PasswordWork({ concurrency: 2, queue: 2 }),
+    limits,
+  );
+  const attempt = (operatorEmail: string, attemptPassword: string, clientIp = '203.0.113.7', userAgent = 'Firefox') =>
+    signIn.execute({ operatorEmail, password: attemptPassword, clientIp, userAgent });
   return { limiter, signer, lookedUp, attempt };
 }
 
@@ -88,12 +105,27 @@ describe('SignInOperatorUseCase', () => {
     expect(signer.issuedFor).toEqual([]);
   });
 
-  it('refuses the attempt past the per-address limit with 429 1071 and its Retry-After, before reading the operator', async () => {
+  it('refuses one client past its limit on an address with 429 1071 and its Retry-After, before reading the operator', async () => {
     const { attempt, lookedUp } = useCase();
-    for (let i = 0; i < limits.perAddress.limit; i += 1) await outcomeOf(attempt('ana@acme-support.com.br', 'wrong', `198.51.100.${i}`));
+    for (let i = 0; i < limits.perAddressAndClient.limit; i += 1) await outcomeOf(attempt('ana@acme-support.com.br', 'wrong'));
     lookedUp.length = 0;
-    expect(await outcomeOf(attempt('ANA@acme-support.com.br', password, '198.51.100.99'))).toEqual({ key: 'TooManyRequests', retryAfterSeconds: 42 });
+    expect(await outcomeOf(attempt('ANA@acme-support.com.br', password))).toEqual({ key: 'TooManyRequests', retryAfterSeconds: 42 });
     expect(lookedUp).toEqual([]);
+  });
+
+  it('lets another client sign in: another User-Agent, or another address', async () => {
+    const { attempt } = useCase();
+    for (let i = 0; i < limits.perAddressAndClient.limit + 3; i += 1) await outcomeOf(attempt('ana@acme-support.com.br', 'wrong'));
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', password, '203.0.113.7', 'Safari'))).toMatchObject({ token: `token-of-${anaID}` });
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', password, '198.51.100.1', 'Firefox'))).toMatchObject({ token: `token-of-${anaID}` });
+  });
+
+  it('refuses new clients past the ceiling of the address, but not a client that signed in before', async () => {
+    const { attempt } = useCase();
+    await attempt('ana@acme-support.com.br', password, '192.0.2.1', 'Ana laptop');
+    for (let i = 0; i < limits.perAddress.limit; i += 1) await outcomeOf(attempt('ana@acme-support.com.br', 'wrong', `198.51.100.${i}`));
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', password, '198.51.100.200'))).toMatchObject({ key: 'TooManyRequests' });
+    expect(await outcomeOf(attempt('ana@acme-support.com.br', password, '192.0.2.1', 'Ana laptop'))).toMatchObject({ token: `token-of-${anaID}` });
   });
 
   it('refuses the attempt past the per-IP limit whatever the address', async () => {
@@ -106,14 +138,15 @@ describe('SignInOperatorUseCase', () => {
     const { attempt, limiter } = useCase();
     for (let i = 0; i < limits.perIp.limit; i += 1) await outcomeOf(attempt(`user${i}@acme-support.com.br`, 'wrong'));
     await outcomeOf(attempt('ana@acme-support.com.br', password));
-    expect(limiter.counts.get('sign-in:address:ana@acme-support.com.br')).toBeUndefined();
+    expect([...limiter.counts.keys()].filter((key) => key.includes('ana@'))).toEqual([]);
   });
 
-  it("clears the address's count on success, but not the IP's", async () => {
+  it("clears the client's count on the address on success, but not the IP's nor the address's ceiling", async () => {
     const { attempt, limiter } = useCase();
     await outcomeOf(attempt('ana@acme-support.com.br', 'wrong'));
     await attempt('ana@acme-support.com.br', password);
-    expect(limiter.counts.get('sign-in:address:ana@acme-support.com.br')).toBeUndefined();
+    expect([...limiter.counts.keys()].filter((key) => key.startsWith('sign-in:address-client:'))).toEqual([]);
+    expect(limiter.counts.get('sign-in:address:ana@acme-support.com.br')).toBe(2);
     expect(limiter.counts.get('sign-in:ip:203.0.113.7')).toBe(2);
   });
 });

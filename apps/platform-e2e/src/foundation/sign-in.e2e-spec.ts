@@ -14,7 +14,14 @@ describe('POST /v1/operators/sign-in', () => {
   beforeAll(async () => {
     platform = await startPlatform({
       apps: ['core-tenants'],
-      env: { SIGN_IN_ATTEMPTS_PER_ADDRESS: '3', SIGN_IN_ATTEMPTS_PER_IP: '12', SIGN_IN_WINDOW_SECONDS: '60' },
+      env: {
+        SIGN_IN_ATTEMPTS_PER_ADDRESS: '3',
+        SIGN_IN_ATTEMPTS_PER_ADDRESS_CEILING: '8',
+        SIGN_IN_ATTEMPTS_PER_IP: '12',
+        SIGN_IN_WINDOW_SECONDS: '60',
+        // The tests play clients at many addresses, each sent as X-Forwarded-For through a proxy on loopback.
+        TRUST_PROXY: 'loopback',
+      },
     });
     operator = await platform.fixtures.operator({ password: 'a long and secret passphrase' });
     tenantID = await platform.fixtures.tenant('Demo');
@@ -56,16 +63,43 @@ describe('POST /v1/operators/sign-in', () => {
     expect(singleError(answer.error).fields).toEqual([{ field: 'remember', received: 'true', allowed: 'no such field' }]);
   });
 
-  it('limits attempts per address (429 1071 with Retry-After), whatever the IP', async () => {
+  it('limits attempts per address from one client (429 1071 with Retry-After), the right password included', async () => {
     const target = await platform.fixtures.operator({ password: 'a long and secret passphrase' });
+    const client = { 'x-forwarded-for': '10.1.0.1', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
     for (let attempt = 1; attempt <= 3; attempt += 1) {
-      const answer = await signIn({ operatorEmail: target.email, password: 'wrong' }, { 'x-forwarded-for': `10.1.0.${attempt}` });
+      const answer = await signIn({ operatorEmail: target.email, password: 'wrong' }, client);
       expect(answer.response.status).toBe(401);
     }
-    const limited = await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, { 'x-forwarded-for': '10.1.0.9' });
+    const limited = await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, client);
     expect(limited.response.status).toBe(429);
     expect(singleError(limited.error)).toEqual({ statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' });
     expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('after 50 failures from one client, the right password from another client signs in', async () => {
+    const target = await platform.fixtures.operator({ password: 'a long and secret passphrase' });
+    const attacker = { 'x-forwarded-for': '10.3.0.1', 'user-agent': 'python-requests/2.32' };
+    const statuses = new Set<number>();
+    for (let attempt = 0; attempt < 50; attempt += 1) statuses.add((await signIn({ operatorEmail: target.email, password: `guess-${attempt}` }, attacker)).response.status);
+    expect([...statuses].sort()).toEqual([401, 429]);
+
+    const owner = { 'x-forwarded-for': '10.3.0.2', 'user-agent': 'Mozilla/5.0 (Macintosh) Safari/605.1.15' };
+    expect((await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, owner)).response.status).toBe(200);
+  });
+
+  it('refuses new clients once the address ceiling is used up from many clients, and lets a client that signed in before through', async () => {
+    const target = await platform.fixtures.operator({ password: 'a long and secret passphrase' });
+    const laptop = { 'x-forwarded-for': '10.4.0.1', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };
+    expect((await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, laptop)).response.status).toBe(200);
+    for (let attempt = 1; attempt <= 7; attempt += 1) {
+      const spread = { 'x-forwarded-for': `10.5.${attempt}.1`, 'user-agent': 'curl/8.5.0' };
+      expect((await signIn({ operatorEmail: target.email, password: 'wrong' }, spread)).response.status).toBe(401);
+    }
+    const stranger = { 'x-forwarded-for': '10.6.0.1', 'user-agent': 'curl/8.5.0' };
+    const refused = await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, stranger);
+    expect(refused.response.status).toBe(429);
+    expect(singleError(refused.error).error_code).toBe(1071);
+    expect((await signIn({ operatorEmail: target.email, password: 'a long and secret passphrase' }, laptop)).response.status).toBe(200);
   });
 
   it('limits attempts per client IP across addresses', async () => {

@@ -58,6 +58,8 @@ export async function startSignUpPlatform(env: Record<string, string> = {}): Pro
       EMAIL_RETRY_DELAY_SECONDS: '1',
       EMAIL_RETRY_LIMIT: '3',
       JOBS_POLLING_INTERVAL_MS: '1000',
+      // The tests play clients at many addresses, each sent as X-Forwarded-For through a proxy on loopback.
+      TRUST_PROXY: 'loopback',
       ...env,
     },
   });

@@ -19,6 +19,7 @@ export interface CompleteSignUpCommand {
   password: string;
   emailVerificationCode?: string;
   invitationToken?: string;
+  /** The client's address as per-address limits count it (`clientAddressKey`: IPv6 by /64). */
   clientIp: string;
 }
 

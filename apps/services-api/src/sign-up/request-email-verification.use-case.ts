@@ -16,6 +16,7 @@ export const VERIFICATION_IP_LIMIT = Symbol('VERIFICATION_IP_LIMIT');
 export interface RequestEmailVerificationCommand {
   operatorEmail: string;
   operatorFirstname: string;
+  /** The client's address as per-address limits count it (`clientAddressKey`: IPv6 by /64). */
   clientIp: string;
   language: MailLanguage;
 }

@@ -18,7 +18,7 @@ import {
   SignUpBody,
   SignUpResponse,
 } from './sign-up.dto';
-import { ApiErrors } from '@platform/http-common';
+import { ApiErrors, clientAddressKey } from '@platform/http-common';
 import { Idempotent } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
@@ -57,7 +57,7 @@ export class SignUpController {
     const data = await this.verification.execute({
       operatorEmail: body.operatorEmail,
       operatorFirstname: body.operatorFirstname,
-      clientIp: request.ip,
+      clientIp: clientAddressKey(request.ip),
       language: mailLanguageOf(acceptLanguage),
     });
     return { data };
@@ -76,7 +76,7 @@ export class SignUpController {
   @ApiErrors('TooManyRequests', 'EmailVerificationUnavailable')
   @ApiCreatedResponse({ type: SignUpResponse })
   async complete(@Body() body: SignUpBody, @Req() request: FastifyRequest): Promise<SignUpResponse> {
-    return { data: await this.signUp.execute({ ...body, clientIp: request.ip }) };
+    return { data: await this.signUp.execute({ ...body, clientIp: clientAddressKey(request.ip) }) };
   }
 
   /** A tenant owner invites an address; the invitee signs up with the mailed token. */

@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in an operator
-         * @description Answers an operator token. A wrong e-mail or password is 401 1003, the same either way. Attempts are limited per address and per client IP: 429 1071 with Retry-After.
+         * @description Answers an operator token. A wrong e-mail or password is 401 1003, the same either way. Attempts are limited per client IP, per address from one client (IP and User-Agent) and, far higher, per address from every client, which clients that signed in before pass: 429 1071 with Retry-After. When this replica is computing as many password hashes as it may and its queue is full: 503 5903 with Retry-After, at once.
          */
         post: operations["SignInController_signIn"];
         delete?: never;

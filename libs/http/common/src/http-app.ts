@@ -2,6 +2,7 @@ import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { TrustedProxies } from '@platform/config';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
 import { AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
@@ -19,6 +20,12 @@ export interface HttpAppOptions {
   requestTimeoutMs: number;
   /** Browser origins allowed to call the app; none: CORS off (docs/http-conventions.md). */
   cors: CorsPolicy;
+  /**
+   * The proxies whose `X-Forwarded-For` entries make `request.ip` (Fastify's
+   * `trustProxy`, parsed from TRUST_PROXY): `false` trusts none, the client is
+   * the socket's peer. Never `true` (docs/deployment.md).
+   */
+  trustProxy: TrustedProxies;
   openApi: ApiDocumentOptions;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
@@ -54,7 +61,8 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     skipMiddie: true,
     requestIdHeader: false,
     genReqId: requestIdOf,
-    trustProxy: true,
+    // A hop count as the function Fastify makes of one (Nest's adapter options leave the number out of the type).
+    trustProxy: typeof options.trustProxy === 'number' ? trustedHops(options.trustProxy) : options.trustProxy,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // Fastify's 503 to requests arriving on open connections while it closes is a fixed body outside
@@ -113,6 +121,11 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   });
   mountOpenApi(app, options);
   return app;
+}
+
+/** Trusts the `hops` nearest hops: the socket's peer is hop 0. */
+function trustedHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }
 
 function mountOpenApi(app: NestFastifyApplication, options: HttpAppOptions): void {
