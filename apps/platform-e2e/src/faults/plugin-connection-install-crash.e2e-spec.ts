@@ -102,4 +102,43 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     expect([live.items.length, live.vms.length]).toEqual([PAID, HOSTED]);
     await eventually(expectNothingUnrecorded, 30_000);
   });
+
+  it('releases what the providers made when every replica dies with its answer heard and the commit waiting', async () => {
+    const plugins = [await platform.fixtures.plugin({ kind: 'paid' }), await platform.fixtures.plugin({ kind: 'hosted' }), await platform.fixtures.plugin({ kind: 'paid' })];
+    const cores = platform.replicas['core-tenants'];
+    for (const core of cores) if (!core.running) await core.start();
+    const [services] = platform.replicas['services-api'];
+    const itemsBefore = platform.stubs.billing.created.size;
+    const vmsBefore = platform.stubs.vms.created.size;
+
+    // A lock that lets installs read and write their intents, and holds their INSERT of the connection.
+    const blocker = platform.dataSource.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    await blocker.query('LOCK TABLE plugin_connections IN SHARE ROW EXCLUSIVE MODE');
+    try {
+      const burst = plugins.map((plugin) => installThrough(services.url, plugin.pluginID));
+      await eventually(async () => {
+        const [waiting] = await platform.dataSource.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO plugin_connections %'`,
+        );
+        expect(waiting.n).toBe(plugins.length);
+      });
+      // Every provider answered and was heard; no connection is committed: every replica dies now.
+      expect([platform.stubs.billing.created.size - itemsBefore, platform.stubs.vms.created.size - vmsBefore]).toEqual([2, 1]);
+      for (const core of cores) core.kill('SIGKILL');
+      for (const core of cores) await core.exited();
+      for (const answer of await Promise.all(burst)) expect(answer.response.status).toBe(504);
+    } finally {
+      await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    for (const core of cores) await core.start();
+
+    await eventually(expectNothingUnrecorded, 30_000);
+    const [connections] = await platform.dataSource.query('SELECT count(*)::int AS n FROM plugin_connections WHERE plugin_id = ANY($1)', [
+      plugins.map((plugin) => plugin.pluginID),
+    ]);
+    expect(connections.n).toBe(0);
+  });
 });
