@@ -107,7 +107,7 @@ async function provisionAtProviders(
       process.stderr.write(`demo seed: billing provider at ${config.BILLING_API_URL} unreachable; the paid connection's item exists only here\n`);
       return `si_demo_${input.run}`;
     });
-  const vmId = await vms.createVm({ image: 'whatsapp-gateway:2.4', tenantID: input.tenantID, pluginConnectionID: `demo-${input.run}` }).catch(() => {
+  const vmId = await vms.createVm({ image: 'whatsapp-gateway:2.4', tenantID: input.tenantID, pluginConnectionID: `demo-${input.run}`, idempotencyKey: `demo-vm-${input.run}` }).catch(() => {
     process.stderr.write(`demo seed: VM provider at ${config.VM_PROVIDER_URL} unreachable; the hosted connection's VM exists only here\n`);
     return `vm-demo-${input.run}`;
   });

@@ -27,6 +27,7 @@ export const TABLE_OWNERS = {
   plugins: 'core-tenants',
   plugin_connections: 'core-tenants',
   billing_cancellations: 'core-tenants',
+  plugin_connection_install_intents: 'core-tenants',
   help_centers: 'plugins-helpdesk',
   helpdesk_domains: 'plugins-helpdesk',
   campaign_models: 'services-api',

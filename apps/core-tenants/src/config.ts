@@ -1,7 +1,26 @@
 import { IsIntegerBetween, IsPort, OperatorTokenClaimsConfig, Secret } from '@platform/config';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches, Validate, ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
 
 const HTTP_URL = /^https?:\/\/\S+$/;
+
+/**
+ * An install's provider call and its database work must end before
+ * services-api stops waiting: else a slow provider gives the client a 504
+ * while the install completes, and the connection's token, shown once, is
+ * lost. So the slower provider's time limit plus the database budget must
+ * stay below the transport timeout.
+ */
+@ValidatorConstraint({ name: 'installFitsTransportTimeout' })
+class InstallFitsTransportTimeout implements ValidatorConstraintInterface {
+  validate(rpcTimeoutMs: unknown, args: ValidationArguments): boolean {
+    const config = args.object as CoreTenantsConfig;
+    return Number(rpcTimeoutMs) > Math.max(Number(config.BILLING_TIMEOUT_MS), Number(config.VM_PROVIDER_TIMEOUT_MS)) + Number(config.INSTALL_DATABASE_BUDGET_MS);
+  }
+
+  defaultMessage(): string {
+    return 'must be greater than max(BILLING_TIMEOUT_MS, VM_PROVIDER_TIMEOUT_MS) + INSTALL_DATABASE_BUDGET_MS';
+  }
+}
 
 /** core-tenants' environment (README, Configuration). */
 export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
@@ -68,8 +87,9 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsString({ message: 'must be the billing API secret key' })
   BILLING_API_KEY!: string;
 
+  /** Below CORE_TENANTS_RPC_TIMEOUT_MS with the database budget (checked at boot). */
   @IsIntegerBetween(100, 60_000)
-  BILLING_TIMEOUT_MS = 5_000;
+  BILLING_TIMEOUT_MS = 3_000;
 
   /** First retry delay of a failed subscription-item cancellation; doubles up to the max. */
   @IsIntegerBetween(100, 3_600_000)
@@ -93,4 +113,17 @@ export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   /** Bounded below the services-api transport timeout, so a slow VM provider becomes 502 5002, not 504. */
   @IsIntegerBetween(100, 60_000)
   VM_PROVIDER_TIMEOUT_MS = 3_000;
+
+  /**
+   * services-api's transport timeout (the same variable): an install must end
+   * before it, provider call and database work included (checked at boot).
+   * Also how long an install holds its intent before the reconciler may take it.
+   */
+  @IsIntegerBetween(100, 60_000)
+  @Validate(InstallFitsTransportTimeout)
+  CORE_TENANTS_RPC_TIMEOUT_MS = 5_000;
+
+  /** Time allowed for an install's database work around its provider call. */
+  @IsIntegerBetween(50, 60_000)
+  INSTALL_DATABASE_BUDGET_MS = 1_000;
 }

@@ -3,7 +3,10 @@ import { hashSecretToken, trustedTenantScope } from '@platform/auth';
 import type { TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { BillingProvider } from './billing/billing.provider';
+import type { InstallIntentReconciler } from './install-intent.reconciler';
+import type { InstallIntentsRepository, NewInstallIntent } from './install-intents.repository';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { InstallProvisioning } from './install-provisioning';
 import type { InstallTarget, NewPluginConnection, PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
 import { VmProvider } from './vms/vm.provider';
 
@@ -33,6 +36,27 @@ class FakeInstalls {
   }
 }
 
+/** Intents as the repository keeps them: opened, closed with the connection, or handed to the reconciler. */
+class FakeIntents {
+  readonly opened: NewInstallIntent[] = [];
+  readonly installed: string[] = [];
+  readonly handedOver: string[] = [];
+
+  asRepository(): InstallIntentsRepository {
+    return {
+      open: async (intent: NewInstallIntent) => {
+        this.opened.push(intent);
+        return { generation: 0 };
+      },
+      markInstalled: async (id: string) => {
+        this.installed.push(id);
+        return true;
+      },
+      handOver: async (id: string) => void this.handedOver.push(id),
+    } as unknown as InstallIntentsRepository;
+  }
+}
+
 class FakeBilling extends BillingProvider {
   readonly created: { subscriptionId: string; priceId: string; idempotencyKey: string }[] = [];
   readonly canceled: string[] = [];
@@ -51,11 +75,11 @@ class FakeBilling extends BillingProvider {
 }
 
 class FakeVms extends VmProvider {
-  readonly created: { image: string; tenantID: string; pluginConnectionID: string }[] = [];
+  readonly created: { image: string; tenantID: string; pluginConnectionID: string; idempotencyKey: string }[] = [];
   readonly deleted: string[] = [];
   fail = false;
 
-  async createVm(input: { image: string; tenantID: string; pluginConnectionID: string }): Promise<string> {
+  async createVm(input: { image: string; tenantID: string; pluginConnectionID: string; idempotencyKey: string }): Promise<string> {
     if (this.fail) throw new Error('timeout');
     this.created.push(input);
     return `vm-${this.created.length}`;
@@ -72,8 +96,19 @@ function useCase(target: Partial<InstallTarget> = {}) {
   const vms = new FakeVms();
   const audited: AuditRecord[] = [];
   const audit = { record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) } as unknown as AuditTrail;
-  const install = new InstallPluginConnectionUseCase(installs.asRepository(), billing, vms, audit);
-  return { installs, billing, vms, audited, execute: (plugin = pluginID) => install.execute({ scope: trustedTenantScope(tenantID), pluginID: plugin }) };
+  const intents = new FakeIntents();
+  const nudges: number[] = [];
+  const reconciler = { nudge: () => void nudges.push(1) } as unknown as InstallIntentReconciler;
+  const install = new InstallPluginConnectionUseCase(installs.asRepository(), intents.asRepository(), new InstallProvisioning(billing, vms), reconciler, audit, 5);
+  return {
+    installs,
+    intents,
+    nudges,
+    billing,
+    vms,
+    audited,
+    execute: (plugin = pluginID, requestKey?: string) => install.execute({ scope: trustedTenantScope(tenantID), pluginID: plugin, requestKey }),
+  };
 }
 
 const errorOf = (promise: Promise<unknown>) =>
@@ -116,7 +151,7 @@ describe('InstallPluginConnectionUseCase', () => {
   it('creates a VM of the plugin image for a hosted plugin, labelled with the tenant and the connection', async () => {
     const { installs, vms, execute } = useCase({ kind: 'hosted', image: 'helpdesk:1' });
     const reply = await execute();
-    expect(vms.created).toEqual([{ image: 'helpdesk:1', tenantID, pluginConnectionID: reply.pluginConnectionID }]);
+    expect(vms.created).toEqual([{ image: 'helpdesk:1', tenantID, pluginConnectionID: reply.pluginConnectionID, idempotencyKey: `install-${reply.pluginConnectionID}` }]);
     expect(installs.written[0].connection).toMatchObject({ kind: 'hosted', subscriptionItemId: null, vmId: 'vm-1' });
   });
 
@@ -141,32 +176,54 @@ describe('InstallPluginConnectionUseCase', () => {
     expect([billing.created, installs.written]).toEqual([[], []]);
   });
 
-  it('answers 502 5002 and writes nothing when the billing provider fails', async () => {
+  it('answers 502 5002 and writes no connection when the billing provider fails', async () => {
     const { installs, billing, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
     billing.fail = true;
     expect(await errorOf(execute())).toMatchObject({ key: 'BadGateway' });
     expect(installs.written).toEqual([]);
   });
 
-  it('answers 502 5002 and writes nothing when the VM provider fails', async () => {
+  it('answers 502 5002 and writes no connection when the VM provider fails', async () => {
     const { installs, vms, execute } = useCase({ kind: 'hosted', image: null });
     vms.fail = true;
     expect(await errorOf(execute())).toMatchObject({ key: 'BadGateway' });
     expect(installs.written).toEqual([]);
   });
 
-  it('undoes the subscription item and answers 409 when a concurrent install wrote its connection first', async () => {
-    const { installs, billing, audited, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
+  it('writes the intent before calling the provider, and closes it with the connection', async () => {
+    const { intents, billing, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
+    billing.fail = true;
+    await errorOf(execute());
+    expect(intents.opened).toMatchObject([{ tenantID, pluginID, kind: 'paid', providerRequest: { subscriptionId: 'sub_1', priceId: 'price_1' }, leaseSeconds: 5 }]);
+    billing.fail = false;
+    const reply = await execute();
+    expect(intents.installed).toEqual([reply.pluginConnectionID]);
+  });
+
+  it('derives the connection id, and so the provider key, from the client key: a retry asks the provider with the same key', async () => {
+    const { billing, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
+    const requestKey = 'e'.repeat(64);
+    const first = await execute(pluginID, requestKey);
+    const again = await execute(pluginID, requestKey);
+    expect(again.pluginConnectionID).toBe(first.pluginConnectionID);
+    expect(billing.created.map((call) => call.idempotencyKey)).toEqual([`install-${first.pluginConnectionID}`, `install-${first.pluginConnectionID}`]);
+  });
+
+  it('leaves the subscription item to the reconciler and answers 409 when a concurrent install wrote its connection first', async () => {
+    const { installs, intents, nudges, billing, audited, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
     installs.insertMeets = 'concurrent-install';
     expect(await errorOf(execute())).toMatchObject({ key: 'PluginAlreadyInstalled' });
-    expect(billing.canceled).toEqual(['si_1']);
+    expect(billing.canceled).toEqual([]);
+    expect(intents.handedOver).toEqual([intents.opened[0].id]);
+    expect(nudges).toHaveLength(1);
     expect(audited).toEqual([]);
   });
 
-  it('deletes the VM it made and passes the error on when the connection cannot be written', async () => {
-    const { installs, vms, execute } = useCase({ kind: 'hosted', image: 'helpdesk:1' });
+  it('hands the intent to the reconciler and passes the error on when the connection cannot be written', async () => {
+    const { installs, intents, vms, execute } = useCase({ kind: 'hosted', image: 'helpdesk:1' });
     installs.insertMeets = 'failure';
     expect(await errorOf(execute())).toMatchObject({ message: 'connection reset' });
-    expect(vms.deleted).toEqual(['vm-1']);
+    expect(vms.deleted).toEqual([]);
+    expect(intents.handedOver).toEqual([intents.opened[0].id]);
   });
 });

@@ -1,41 +1,50 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
 import { generateSecretToken, hashSecretToken } from '@platform/auth';
 import type { TenantScope } from '@platform/auth';
 import type { InstallPluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { BillingProvider } from './billing/billing.provider';
+import { propagatedHeaders } from '@platform/observability';
+import { InstallIntentReconciler } from './install-intent.reconciler';
+import { InstallIntentsRepository, ProviderRequest } from './install-intents.repository';
+import { installIntentID } from './install-keys';
+import { InstallProvisioning, ProvisionedResources } from './install-provisioning';
 import { InstallTarget, PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
-import { VmProvider } from './vms/vm.provider';
+
+/** How long an install holds its intent before the reconciler may take it over (seconds). */
+export const INSTALL_INTENT_LEASE_SECONDS = Symbol('INSTALL_INTENT_LEASE_SECONDS');
 
 export interface InstallPluginConnectionCommand {
   /** The tenant services-api checked the owner's access to. */
   scope: TenantScope;
   pluginID: string;
-}
-
-/** Provider resources made for a connection before its row exists. */
-interface ProvisionedResources {
-  subscriptionItemId: string | null;
-  vmId: string | null;
+  /** The client's `Idempotency-Key`, scoped to its sender by services-api, when one was sent. */
+  requestKey?: string;
 }
 
 /**
- * Installs a plugin on a tenant: makes what the plugin's kind needs at the
- * providers first (a subscription item for `paid`, a VM for `hosted`), then
- * writes the connection. A failure at a provider writes nothing; a failure
- * after it undoes the provider side, so no half-made connection remains.
+ * Installs a plugin on a tenant, leaving nothing at a provider unrecorded:
+ *
+ * 1. the intent is committed first (its id is the connection's id to be);
+ * 2. the providers make what the kind needs (a subscription item for `paid`,
+ *    a VM for `hosted`) under idempotency keys derived from the intent;
+ * 3. the connection, its audit record and the intent's close commit together.
+ *
+ * Any failure after step 1, a crash included, leaves the intent pending: the
+ * reconciler then finishes it (the connection was committed) or releases
+ * what the providers made. The install never releases anything itself, so a
+ * resource is released once, by one code path.
  */
 @Injectable()
 export class InstallPluginConnectionUseCase {
-  private readonly logger = new Logger(InstallPluginConnectionUseCase.name);
-
   constructor(
     private readonly installs: PluginConnectionInstallsRepository,
-    private readonly billing: BillingProvider,
-    private readonly vms: VmProvider,
+    private readonly intents: InstallIntentsRepository,
+    private readonly provisioning: InstallProvisioning,
+    private readonly reconciler: InstallIntentReconciler,
     private readonly audit: AuditTrail,
+    @Inject(INSTALL_INTENT_LEASE_SECONDS) private readonly leaseSeconds: number,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
@@ -44,74 +53,96 @@ export class InstallPluginConnectionUseCase {
     if (!plugin) throw AppException.validation([{ field: 'pluginID', received: pluginID, allowed: 'the id of an existing plugin' }]);
     if (plugin.installed) throw new AppException('PluginAlreadyInstalled');
 
-    const pluginConnectionID = randomUUID();
-    const token = generateSecretToken();
-    const resources = await this.provision(plugin, command, pluginConnectionID);
-    let outcome: 'inserted' | 'already-installed';
+    const providerRequest = providerRequestOf(plugin, pluginID);
+    const pluginConnectionID = installIntentID({ tenantID: scope.tenantID, pluginID, requestKey: command.requestKey });
+    const claimID = randomUUID();
+    const opened = await this.intents.open({
+      id: pluginConnectionID,
+      tenantID: scope.tenantID,
+      pluginID,
+      kind: plugin.kind,
+      providerRequest,
+      claimID,
+      leaseSeconds: this.leaseSeconds,
+      headers: propagatedHeaders() ?? null,
+    });
+    if ('busy' in opened) throw new AppException(opened.busy === 'installed' ? 'IdempotencyKeyReused' : 'IdempotencyRequestInProgress');
+
     try {
-      // The row and its audit record commit together (a lost unique race rolls both back).
-      outcome = await this.installs.transaction(async (runner) => {
-        const inserted = await this.installs.insert(
-          scope,
-          {
-            pluginConnectionID,
-            pluginID,
-            kind: plugin.kind,
-            tokenHash: hashSecretToken(token),
-            subscriptionItemId: resources.subscriptionItemId,
-            vmId: resources.vmId,
-          },
-          runner,
-        );
-        if (inserted === 'inserted') {
-          await this.audit.record(runner, scope, {
-            action: 'pluginConnection.installed',
-            targetID: pluginConnectionID,
-            summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemId ? 'subscribed' : 'none', vm: resources.vmId ? 'created' : 'none' },
-          });
-        }
-        return inserted;
-      });
+      const resources = await this.provisioning
+        .provision({ id: pluginConnectionID, generation: opened.generation, tenantID: scope.tenantID, kind: plugin.kind, providerRequest })
+        .catch((error: unknown) => {
+          throw new AppException('BadGateway', { cause: error });
+        });
+      const token = generateSecretToken();
+      const outcome = await this.commit(scope, { pluginConnectionID, pluginID, plugin, token, resources, claimID });
+      if (outcome === 'already-installed') throw new AppException('PluginAlreadyInstalled');
+      if (outcome === 'claim-lost') throw new AppException('InternalServiceTimeout');
+      return { pluginConnectionID, pluginConnectionToken: token, pluginID, kind: plugin.kind };
     } catch (error) {
-      await this.release(resources);
+      await this.handOver(pluginConnectionID, claimID, error);
       throw error;
     }
-    if (outcome === 'already-installed') {
-      await this.release(resources);
-      throw new AppException('PluginAlreadyInstalled');
-    }
-    return { pluginConnectionID, pluginConnectionToken: token, pluginID, kind: plugin.kind };
   }
 
-  private async provision(plugin: InstallTarget, command: InstallPluginConnectionCommand, pluginConnectionID: string): Promise<ProvisionedResources> {
-    if (plugin.kind === 'paid') {
-      if (!plugin.subscription) throw new AppException('TenantBillingNotConfigured');
-      if (!plugin.price) throw new Error(`paid plugin ${command.pluginID} has no billing price`);
-      const subscriptionItemId = await this.billing
-        .createSubscriptionItem({ subscriptionId: plugin.subscription, priceId: plugin.price, idempotencyKey: `install-${pluginConnectionID}` })
-        .catch((error: unknown) => {
-          throw new AppException('BadGateway', { cause: error });
-        });
-      return { subscriptionItemId, vmId: null };
-    }
-    if (plugin.kind === 'hosted') {
-      const vmId = await this.vms
-        .createVm({ image: plugin.image ?? 'default', tenantID: command.scope.tenantID, pluginConnectionID })
-        .catch((error: unknown) => {
-          throw new AppException('BadGateway', { cause: error });
-        });
-      return { subscriptionItemId: null, vmId };
-    }
-    return { subscriptionItemId: null, vmId: null };
+  /**
+   * Whatever the providers made is the reconciler's to release. After a
+   * provider failure the client is likely to retry under its key: the intent
+   * waits one lease for that retry, which then reuses what the provider made.
+   * Otherwise the reconciler takes it at once. If even this fails, the claim
+   * lapses with its lease.
+   */
+  private async handOver(pluginConnectionID: string, claimID: string, error: unknown): Promise<void> {
+    const providerFailed = error instanceof AppException && error.key === 'BadGateway';
+    await this.intents.handOver(pluginConnectionID, claimID, providerFailed ? this.leaseSeconds : 0).catch(() => undefined);
+    if (!providerFailed) this.reconciler.nudge();
   }
 
-  /** Best effort: what cannot be undone now is logged for an operator to clean up. */
-  private async release(resources: ProvisionedResources): Promise<void> {
-    try {
-      if (resources.subscriptionItemId) await this.billing.cancelSubscriptionItem(resources.subscriptionItemId);
-      if (resources.vmId) await this.vms.deleteVm(resources.vmId);
-    } catch (error) {
-      this.logger.error({ err: error, resources }, 'could not undo provider resources of a failed install');
-    }
+  /** The connection, its audit record and the intent's close, in one transaction. */
+  private commit(
+    scope: TenantScope,
+    install: { pluginConnectionID: string; pluginID: string; plugin: InstallTarget; token: string; resources: ProvisionedResources; claimID: string },
+  ): Promise<'inserted' | 'already-installed' | 'claim-lost'> {
+    const { pluginConnectionID, pluginID, plugin, resources } = install;
+    return this.installs.transaction(async (runner) => {
+      const inserted = await this.installs.insert(
+        scope,
+        {
+          pluginConnectionID,
+          pluginID,
+          kind: plugin.kind,
+          tokenHash: hashSecretToken(install.token),
+          subscriptionItemId: resources.subscriptionItemId,
+          vmId: resources.vmId,
+        },
+        runner,
+      );
+      if (inserted === 'already-installed') return inserted;
+      // An install that outlived its lease lost the intent to the reconciler: it must not commit over it.
+      if (!(await this.intents.markInstalled(pluginConnectionID, install.claimID, runner))) throw new ClaimLost();
+      await this.audit.record(runner, scope, {
+        action: 'pluginConnection.installed',
+        targetID: pluginConnectionID,
+        summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemId ? 'subscribed' : 'none', vm: resources.vmId ? 'created' : 'none' },
+      });
+      return inserted;
+    }).catch((error: unknown) => {
+      if (error instanceof ClaimLost) return 'claim-lost' as const;
+      throw error;
+    });
   }
+}
+
+/** Rolls the connection's transaction back when the intent's claim was lost. */
+class ClaimLost extends Error {}
+
+/** The exact parameters of the provider create, kept on the intent for the reconciler's replay. */
+function providerRequestOf(plugin: InstallTarget, pluginID: string): ProviderRequest {
+  if (plugin.kind === 'paid') {
+    if (!plugin.subscription) throw new AppException('TenantBillingNotConfigured');
+    if (!plugin.price) throw new Error(`paid plugin ${pluginID} has no billing price`);
+    return { subscriptionId: plugin.subscription, priceId: plugin.price };
+  }
+  if (plugin.kind === 'hosted') return { image: plugin.image ?? 'default' };
+  return {};
 }

@@ -9,10 +9,14 @@ import { CancelDueSubscriptionItemUseCase } from './billing/cancel-due-subscript
 import { CANCELLATION_SCHEDULE } from './billing/cancellation-schedule';
 import { StripeBillingProvider } from './billing/stripe-billing.provider';
 import { DeletePluginConnectionUseCase, REMOVAL_CLAIM_LEASE_MS, removalClaimLeaseMs } from './delete-plugin-connection.use-case';
-import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { InstallIntentReconciler } from './install-intent.reconciler';
+import { InstallIntentsRepository } from './install-intents.repository';
+import { INSTALL_INTENT_LEASE_SECONDS, InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { InstallProvisioning } from './install-provisioning';
 import { PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
 import { PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { PluginConnectionsRpcController } from './plugin-connections.rpc-controller';
+import { ReconcileInstallIntentUseCase } from './reconcile-install-intent.use-case';
 import { RestVmProvider } from './vms/rest-vm.provider';
 import { VmProvider } from './vms/vm.provider';
 
@@ -53,6 +57,8 @@ export class PluginConnectionsModule {
             retryMaxMs: config.BILLING_CANCELLATION_RETRY_MAX_MS,
           },
         },
+        // An install is answered or timed out by then: its intent is then the reconciler's.
+        { provide: INSTALL_INTENT_LEASE_SECONDS, useValue: Math.ceil(config.CORE_TENANTS_RPC_TIMEOUT_MS / 1000) },
         { provide: REMOVAL_CLAIM_LEASE_MS, useValue: removalClaimLeaseMs(config.VM_PROVIDER_TIMEOUT_MS) },
         BillingCancellationsRepository,
         CancelDueSubscriptionItemUseCase,
@@ -60,6 +66,10 @@ export class PluginConnectionsModule {
         BillingCancellationMetrics,
         PluginConnectionInstallsRepository,
         PluginConnectionRemovalsRepository,
+        InstallIntentsRepository,
+        InstallProvisioning,
+        ReconcileInstallIntentUseCase,
+        InstallIntentReconciler,
         InstallPluginConnectionUseCase,
         DeletePluginConnectionUseCase,
       ],

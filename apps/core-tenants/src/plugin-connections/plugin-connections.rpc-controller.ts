@@ -25,7 +25,7 @@ export class PluginConnectionsRpcController {
 
   @MessagePattern(InstallPluginConnection.pattern)
   installConnection(@Payload() payload: InstallPluginConnectionPayload): Promise<InstallPluginConnectionReply> {
-    return this.install.execute({ scope: trustedTenantScope(payload.tenantID), pluginID: payload.pluginID });
+    return this.install.execute({ scope: trustedTenantScope(payload.tenantID), pluginID: payload.pluginID, requestKey: payload.requestKey });
   }
 
   @MessagePattern(DeletePluginConnection.pattern)

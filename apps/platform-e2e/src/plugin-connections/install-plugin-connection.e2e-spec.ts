@@ -112,6 +112,39 @@ describe('installing plugins', () => {
     expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
   });
 
+  it('creates one subscription item when an install the billing provider answered too late is retried under the same Idempotency-Key', async () => {
+    const plugin = await platform.fixtures.plugin({ kind: 'paid' });
+    const installWithKey = () =>
+      platform.api.services.POST('/v1/tenants/{tenantID}/plugins/connections', {
+        params: { path: { tenantID } },
+        headers: { authorization: `Bearer ${ownerToken}`, 'idempotency-key': `install-${plugin.pluginID}` },
+        body: { pluginID: plugin.pluginID },
+      });
+    const createdBefore = new Set(platform.billing.created.keys());
+    const callsBefore = platform.billing.calls.length;
+    // Slower than BILLING_TIMEOUT_MS: the client gets 502 5002, yet the provider makes the item afterwards.
+    platform.billing.latencyMs = 600;
+    const first = await installWithKey();
+    platform.billing.latencyMs = 0;
+    expect([first.response.status, singleError(first.error).error_code]).toEqual([502, 5002]);
+
+    const retried = await installWithKey();
+    expect(retried.response.status).toBe(201);
+    await eventually(() => expect([...platform.billing.created.keys()].filter((id) => !createdBefore.has(id))).toHaveLength(1));
+    const [row] = await liveConnections(plugin.pluginID);
+    expect(row.id).toBe(retried.data!.data.pluginConnectionID);
+    const [item] = [...platform.billing.created.keys()].filter((id) => !createdBefore.has(id));
+    expect(row.subscription_item_id).toBe(item);
+    // Both POSTs to the provider carried one key, derived from the install's intent.
+    const keys = () =>
+      platform.billing.calls
+        .slice(callsBefore)
+        .filter((call) => call.method === 'POST')
+        .map((call) => call.headers['idempotency-key']);
+    await eventually(() => expect(keys()).toEqual([`install-${row.id}`, `install-${row.id}`]));
+    expect(platform.billing.successfulCancellations(item)).toBe(0);
+  });
+
   it('is 422 1951 for a paid plugin on a tenant without a billing subscription', async () => {
     const unbilled = await platform.fixtures.tenant();
     await platform.dataSource.query('UPDATE tenants SET billing_subscription_id = NULL WHERE id = $1', [unbilled]);

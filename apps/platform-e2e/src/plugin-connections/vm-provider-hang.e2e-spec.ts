@@ -50,7 +50,7 @@ describe('operation 1 while the VM provider hangs', () => {
     // The provider and the transport wait far longer than the test: only releasing the stub ends the deletes.
     platform = await startPlatform({
       apps: ['core-tenants', 'services-api'],
-      env: { DATABASE_POOL_SIZE: String(POOL_SIZE), VM_PROVIDER_TIMEOUT_MS: '60000', CORE_TENANTS_RPC_TIMEOUT_MS: '60000' },
+      env: { DATABASE_POOL_SIZE: String(POOL_SIZE), VM_PROVIDER_TIMEOUT_MS: '55000', CORE_TENANTS_RPC_TIMEOUT_MS: '60000' },
     });
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();

@@ -82,6 +82,10 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     BILLING_CANCELLATION_RETRY_MAX_MS: '400',
     VM_PROVIDER_URL: vms.url,
     VM_PROVIDER_TOKEN: 'vm-test-token',
+    // Short provider limits, so a spec's short transport timeout still passes core-tenants' boot check.
+    BILLING_TIMEOUT_MS: '300',
+    VM_PROVIDER_TIMEOUT_MS: '300',
+    INSTALL_DATABASE_BUDGET_MS: '100',
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: database.url,

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { actorOf, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { InstallPluginConnection, InstallPluginConnectionReply } from '@platform/contracts';
 import { TransportClient } from '@platform/transport';
 
@@ -7,6 +8,8 @@ export interface InstallPluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
   pluginID: string;
+  /** The request's `Idempotency-Key`, if it carried one. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -24,6 +27,15 @@ export class InstallPluginConnectionUseCase {
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID.toLowerCase() });
+    const requestKey = command.idempotencyKey === undefined ? undefined : scopedRequestKey(actorOf(command.principal), command.idempotencyKey);
+    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID.toLowerCase(), requestKey });
   }
+}
+
+/**
+ * The client's key as core-tenants sees it: bound to the operator who sent it
+ * (two operators' equal keys are different installs) and never the key itself.
+ */
+export function scopedRequestKey(actor: string, idempotencyKey: string): string {
+  return createHash('sha256').update(`${actor}\n${idempotencyKey}`).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
@@ -11,7 +11,7 @@ import {
   TenantPluginConnectionsParams,
 } from './plugin-connection.dto';
 import { ApiErrors } from '@platform/http-common';
-import { Idempotent } from '@platform/idempotency';
+import { IDEMPOTENCY_KEY_HEADER, Idempotent, idempotencyKeyOf } from '@platform/idempotency';
 
 /**
  * Plugin connections of a tenant. Owners only; core-tenants owns the
@@ -41,8 +41,11 @@ export class PluginConnectionsController {
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantPluginConnectionsParams,
     @Body() body: InstallPluginBody,
+    @Headers(IDEMPOTENCY_KEY_HEADER) idempotencyKey: string | undefined,
   ): Promise<InstalledPluginConnectionResponse> {
-    return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID }) };
+    // The key also reaches core-tenants, so a retry reuses the install's provider idempotency keys.
+    const key = idempotencyKeyOf(idempotencyKey);
+    return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID, idempotencyKey: key }) };
   }
 
   /** Operation 1 of SPEC.md. */

@@ -1,4 +1,4 @@
-import { IsUUID } from 'class-validator';
+import { IsOptional, IsUUID, Matches } from 'class-validator';
 import { defineMessage } from '../message';
 
 /** Installs a plugin on a tenant. The caller has checked that the operator owns the tenant. */
@@ -8,6 +8,15 @@ export class InstallPluginConnectionPayload {
 
   @IsUUID('all')
   pluginID!: string;
+
+  /**
+   * The client's `Idempotency-Key`, scoped to who sent it (SHA-256 hex of the
+   * actor and the key), when one was sent: a retry under the same key then
+   * reuses the same install intent and provider idempotency keys.
+   */
+  @IsOptional()
+  @Matches(/^[0-9a-f]{64}$/)
+  requestKey?: string;
 }
 
 export interface InstallPluginConnectionReply {

@@ -1,10 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { PluginConnectionEntity } from './plugin-connection.entity';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * A subscription item to cancel at the billing provider, written in the same
  * transaction as the removal of its connection and retried until the
- * provider confirms (an outbox row: never lost, done at least once).
+ * provider confirms (an outbox row: never lost, done at least once). Also
+ * written for the item of an install that never got its connection. No
+ * foreign key: the row outlives its connection, so purging removed
+ * connections never drops a cancellation still to do.
  */
 @Entity({ name: 'billing_cancellations' })
 @Index('billing_cancellations_subscription_item_id_key', ['subscriptionItemId'], { unique: true })
@@ -13,6 +15,7 @@ export class BillingCancellationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'billing_cancellations_pkey' })
   id!: string;
 
+  /** The connection (or the undone install's connection-to-be) the item belonged to. */
   @Column({ name: 'plugin_connection_id', type: 'uuid' })
   pluginConnectionId!: string;
 
@@ -37,8 +40,4 @@ export class BillingCancellationEntity {
 
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
   completedAt!: Date | null;
-
-  @ManyToOne(() => PluginConnectionEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'plugin_connection_id', foreignKeyConstraintName: 'billing_cancellations_plugin_connection_id_fkey' })
-  pluginConnection?: PluginConnectionEntity;
 }

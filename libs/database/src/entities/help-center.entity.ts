@@ -18,7 +18,7 @@ export class HelpCenterEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => TenantEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'help_centers_tenant_id_fkey' })
   tenant?: TenantEntity;
 }

@@ -49,7 +49,7 @@ export class HelpdeskDomainEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
-  @ManyToOne(() => HelpCenterEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => HelpCenterEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'help_center_id', foreignKeyConstraintName: 'helpdesk_domains_help_center_id_fkey' })
   helpCenter?: HelpCenterEntity;
 }

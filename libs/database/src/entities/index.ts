@@ -21,6 +21,8 @@ export { NOTIFICATION_CATEGORIES, NotificationEntity } from './notification.enti
 export type { NotificationCategory } from './notification.entity';
 export { OperatorInvitationEntity } from './operator-invitation.entity';
 export { OperatorEntity } from './operator.entity';
+export { INSTALL_INTENT_STATES, PluginConnectionInstallIntentEntity } from './plugin-connection-install-intent.entity';
+export type { InstallIntentState } from './plugin-connection-install-intent.entity';
 export { PLUGIN_CONNECTION_STATUSES, PluginConnectionEntity } from './plugin-connection.entity';
 export type { PluginConnectionStatus } from './plugin-connection.entity';
 export { PLUGIN_CONNECTION_KINDS, PluginEntity } from './plugin.entity';
@@ -46,6 +48,7 @@ import { MessagingChannelEntity } from './messaging-channel.entity';
 import { NotificationEntity } from './notification.entity';
 import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
+import { PluginConnectionInstallIntentEntity } from './plugin-connection-install-intent.entity';
 import { PluginConnectionEntity } from './plugin-connection.entity';
 import { PluginEntity } from './plugin.entity';
 import { SessionSummaryEntity } from './session-summary.entity';
@@ -61,6 +64,7 @@ export const ENTITIES = [
   PluginEntity,
   PluginConnectionEntity,
   BillingCancellationEntity,
+  PluginConnectionInstallIntentEntity,
   HelpCenterEntity,
   HelpdeskDomainEntity,
   OperatorInvitationEntity,

@@ -60,7 +60,7 @@ export class PluginConnectionEntity {
   @Column({ name: 'removal_claimed_until', type: 'timestamptz', nullable: true })
   removalClaimedUntil!: Date | null;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => TenantEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'plugin_connections_tenant_id_fkey' })
   tenant?: TenantEntity;
 

@@ -9,6 +9,7 @@ import { BillingCancellationHeaders1764400000000 } from './1764400000000-billing
 import { PluginConnectionRemovalClaims1764410000000 } from './1764410000000-plugin-connection-removal-claims';
 import { IdempotencyKeys1764500000000 } from './1764500000000-idempotency-keys';
 import { AuditEvents1764600000000 } from './1764600000000-audit-events';
+import { InstallIntentsAndRestrict1764700000000 } from './1764700000000-install-intents-and-restrict';
 import { HelpdeskPendingDomainExpiry1764730000000 } from './1764730000000-helpdesk-pending-domain-expiry';
 
 /** Every migration, oldest first. A new migration is appended here. */
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   PluginConnectionRemovalClaims1764410000000,
   IdempotencyKeys1764500000000,
   AuditEvents1764600000000,
+  InstallIntentsAndRestrict1764700000000,
   HelpdeskPendingDomainExpiry1764730000000,
 ];

@@ -15,6 +15,8 @@ interface SubscriptionItem {
  */
 export class BillingStub extends StubServer {
   readonly items = new Map<string, SubscriptionItem>();
+  /** Every item ever created, by id (canceled ones included). */
+  readonly created = new Map<string, SubscriptionItem>();
   private readonly byIdempotencyKey = new Map<string, SubscriptionItem>();
 
   constructor() {
@@ -32,6 +34,7 @@ export class BillingStub extends StubServer {
         };
         if (!replay) {
           this.items.set(item.id, item);
+          this.created.set(item.id, item);
           if (typeof key === 'string') this.byIdempotencyKey.set(key, item);
         }
         return { status: 200, body: this.render(item) };

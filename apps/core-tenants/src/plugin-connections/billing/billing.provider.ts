@@ -12,8 +12,16 @@ export abstract class BillingProvider {
 
 /** The provider could not do what was asked (down, slow, or it refused). */
 export class BillingProviderError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * The provider answered a definitive refusal (a 4xx other than 409 and 429):
+   * it made nothing, and asking again under the same idempotency key gets the
+   * same refusal. A timeout or a 5xx may have made the resource.
+   */
+  readonly refused: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; refused?: boolean }) {
     super(message, options);
     this.name = 'BillingProviderError';
+    this.refused = options?.refused ?? false;
   }
 }

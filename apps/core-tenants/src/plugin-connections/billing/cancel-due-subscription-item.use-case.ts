@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { continueJobFrom, SpanKind } from '@platform/observability';
 import { BillingProvider } from './billing.provider';
 import { BillingCancellationsRepository, DueCancellation } from './billing-cancellations.repository';
-import { CANCELLATION_SCHEDULE, CancellationSchedule } from './cancellation-schedule';
+import { CANCELLATION_SCHEDULE, CancellationSchedule, retryDelayMs } from './cancellation-schedule';
 
 /**
  * A claimed row is not picked again before this lease ends: longer than one
@@ -43,16 +43,9 @@ export class CancelDueSubscriptionItemUseCase {
       await this.cancellations.recordCanceled(cancellation.id);
       this.logger.log({ subscriptionItemId: cancellation.subscription_item_id, outcome }, 'subscription item canceled');
     } catch (error) {
-      const delayMs = this.backoff(cancellation.attempts + 1);
+      const delayMs = retryDelayMs(this.schedule, cancellation.attempts + 1);
       await this.cancellations.recordFailure(cancellation.id, error instanceof Error ? error.message : String(error), delayMs / 1000);
       this.logger.warn({ subscriptionItemId: cancellation.subscription_item_id, attempts: cancellation.attempts + 1, retryInMs: delayMs }, 'cancellation failed, will retry');
     }
-  }
-
-  /** base * 2^(attempts-1), capped, with up to 20% jitter so replicas do not retry in step. */
-  private backoff(attempts: number): number {
-    const exponential = this.schedule.retryBaseMs * 2 ** Math.min(attempts - 1, 30);
-    const capped = Math.min(exponential, this.schedule.retryMaxMs);
-    return Math.round(capped * (0.8 + Math.random() * 0.2));
   }
 }

@@ -36,7 +36,7 @@ export class StripeBillingProvider extends BillingProvider {
       );
       return item.id;
     } catch (error) {
-      throw new BillingProviderError('creating the subscription item failed', { cause: error });
+      throw new BillingProviderError('creating the subscription item failed', { cause: error, refused: isRefusal(error) });
     }
   }
 
@@ -49,4 +49,11 @@ export class StripeBillingProvider extends BillingProvider {
       throw new BillingProviderError('canceling the subscription item failed', { cause: error });
     }
   }
+}
+
+/** A 4xx other than 409 (a concurrent request under the same key) and 429: nothing was made. */
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof Stripe.errors.StripeError)) return false;
+  const status = error.statusCode;
+  return status !== undefined && status >= 400 && status < 500 && status !== 409 && status !== 429;
 }

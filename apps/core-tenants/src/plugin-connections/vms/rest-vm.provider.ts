@@ -9,7 +9,7 @@ export interface RestVmSettings {
 
 /**
  * The VM provider's minimal REST contract over fetch (no SDK exists for it):
- * `POST /vms` and `DELETE /vms/{id}`, bearer token, the request id of the
+ * `POST /vms` (with an `Idempotency-Key`) and `DELETE /vms/{id}`, bearer token, the request id of the
  * client's request (`X-Request-Id`), every call bounded by a timeout. No
  * automatic retries: each call sits inside a client's request.
  */
@@ -18,12 +18,17 @@ export class RestVmProvider extends VmProvider {
     super();
   }
 
-  async createVm(input: { image: string; tenantID: string; pluginConnectionID: string }): Promise<string> {
-    const response = await this.call('POST', '/vms', {
-      image: input.image,
-      labels: { tenantID: input.tenantID, pluginConnectionID: input.pluginConnectionID },
-    });
-    if (response.status !== 201 && response.status !== 200) throw new VmProviderError(`creating the VM answered ${response.status}`);
+  async createVm(input: { image: string; tenantID: string; pluginConnectionID: string; idempotencyKey: string }): Promise<string> {
+    const response = await this.call(
+      'POST',
+      '/vms',
+      { image: input.image, labels: { tenantID: input.tenantID, pluginConnectionID: input.pluginConnectionID } },
+      { 'idempotency-key': input.idempotencyKey },
+    );
+    if (response.status !== 201 && response.status !== 200) {
+      const refused = response.status >= 400 && response.status < 500 && response.status !== 409 && response.status !== 429;
+      throw new VmProviderError(`creating the VM answered ${response.status}`, { refused });
+    }
     const body = (await response.json().catch(() => undefined)) as { id?: unknown } | undefined;
     if (typeof body?.id !== 'string' || body.id.length === 0) throw new VmProviderError('creating the VM answered no id');
     return body.id;
@@ -35,7 +40,7 @@ export class RestVmProvider extends VmProvider {
     throw new VmProviderError(`deleting the VM answered ${response.status}`);
   }
 
-  private async call(method: string, path: string, body?: object): Promise<Response> {
+  private async call(method: string, path: string, body?: object, extraHeaders: Record<string, string> = {}): Promise<Response> {
     const requestId = currentRequestId();
     try {
       const response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}${path}`, {
@@ -44,6 +49,7 @@ export class RestVmProvider extends VmProvider {
           authorization: `Bearer ${this.settings.token}`,
           ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
           ...(body ? { 'content-type': 'application/json' } : {}),
+          ...extraHeaders,
         },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(this.settings.timeoutMs),

@@ -116,6 +116,8 @@ function platformEnv(databaseUrl: string, redisUrl: string, signingKey: TestSign
     SHUTDOWN_TIMEOUT_MS: '10000',
     BILLING_API_URL: stubs.billing.url,
     BILLING_API_KEY: 'sk_test_fault_suite',
+    BILLING_TIMEOUT_MS: '500',
+    INSTALL_DATABASE_BUDGET_MS: '300',
     BILLING_CANCELLATION_POLL_MS: '100',
     BILLING_CANCELLATION_RETRY_BASE_MS: '200',
     BILLING_CANCELLATION_RETRY_MAX_MS: '400',

@@ -1,0 +1,47 @@
+import type { ClientRedis } from '@nestjs/microservices';
+import { OperatorPrincipal, TenantAccessService, trustedTenantScope } from '@platform/auth';
+import type { PlatformMetrics } from '@platform/observability';
+import { TransportClient } from '@platform/transport';
+import { of } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+
+const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
+const pluginID = '11111111-0000-4000-8000-000000000001';
+const owner: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
+const otherOwner: OperatorPrincipal = { kind: 'operator', operatorID: '1a2b3c4d-5e6f-4789-8abc-def012345678' };
+
+/** What services-api sends core-tenants for each install. */
+function installing() {
+  const sent: Record<string, unknown>[] = [];
+  const client = {
+    send: (_pattern: string, payload: Record<string, unknown>) => {
+      sent.push(payload);
+      return of({ pluginConnectionID: 'c', pluginConnectionToken: 't', pluginID, kind: 'plain' });
+    },
+  } as unknown as ClientRedis;
+  const metrics = { transportRequestEnded: () => undefined } as unknown as PlatformMetrics;
+  const access = { require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) } as unknown as TenantAccessService;
+  const useCase = new InstallPluginConnectionUseCase(access, new TransportClient(client, 1_000, metrics));
+  return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey }) };
+}
+
+describe('InstallPluginConnectionUseCase (services-api)', () => {
+  it("sends the client's Idempotency-Key scoped to its operator, never the key itself", async () => {
+    const { sent, install } = installing();
+    await install(owner, 'key-1');
+    await install(owner, 'key-1');
+    await install(otherOwner, 'key-1');
+    const keys = sent.map((payload) => payload.requestKey as string);
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(JSON.stringify(sent)).not.toContain('key-1');
+  });
+
+  it('sends no request key without an Idempotency-Key', async () => {
+    const { sent, install } = installing();
+    await install(owner);
+    expect(sent[0].requestKey).toBeUndefined();
+  });
+});
