@@ -17,3 +17,5 @@ export { grantTenantScope, trustedTenantScope } from './tenant-scope';
 export type { TenantScope } from './tenant-scope';
 export type { AccessRequirement } from './tenant-access.service';
 export { hashPassword, verifyPassword } from './passwords';
+export { RequestQuotas } from './request-quotas';
+export type { RequestQuotaSettings } from './request-quotas';

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { IsRateLimit } from './rate-limit';
 import { Secret } from './secret';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -112,6 +113,18 @@ export class BaseConfig {
   @Min(1, { message: 'must be an integer 1-86400' })
   @Max(86_400, { message: 'must be an integer 1-86400' })
   IDEMPOTENCY_SWEEP_INTERVAL_SECONDS = 600;
+
+  /**
+   * Requests one principal (operator, plugin or plugin connection) may make on
+   * the app's authenticated operations per window: `<requests>/<seconds>s`, or
+   * `off` (docs/security.md, Rate limits and quotas). Each app sets its default.
+   */
+  @IsRateLimit()
+  RATE_LIMIT_PRINCIPAL = '600/60s';
+
+  /** Requests on one tenant's data per window, all its principals together: `<requests>/<seconds>s`, or `off`. */
+  @IsRateLimit()
+  RATE_LIMIT_TENANT = '3000/60s';
 }
 
 /** The issuer and audience of operator JWTs, shared by the signer and the verifiers. */

@@ -7,3 +7,5 @@ export type { Dependency } from './dependency-reachability';
 export { DEFAULT_SECRET_MIN_LENGTH, placeholderReason, Secret, secretVariablesOf } from './secret';
 export type { SecretOptions } from './secret';
 export { exitOnStartupFailure } from './startup-failure';
+export { IsRateLimit, parseRateLimit } from './rate-limit';
+export type { RateLimitSetting } from './rate-limit';
