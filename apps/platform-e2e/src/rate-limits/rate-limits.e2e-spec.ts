@@ -1,5 +1,7 @@
+import { MetricsListener } from '@platform/observability';
 import { request, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrape } from '../support/metrics';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 const TOO_MANY = { statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' };
@@ -76,7 +78,10 @@ describe('request budgets of authenticated operations', () => {
     expect((await shortcuts(target.tenantID, target.headers[1])).status).toBe(429);
   });
 
-  it('core-tenants: an operation on no tenant is charged to the principal only', async () => {
+  it('core-tenants: an operation on no tenant is charged to the principal only, and its refusals are counted', async () => {
+    const metricsUrl = await platform.apps['core-tenants']!.get(MetricsListener).listen(0, '127.0.0.1');
+    const refusals = async () => (await scrape(metricsUrl)).value('platform_rate_limit_refusals_total', { limit: 'quota:principal' }) ?? 0;
+    const refusedBefore = await refusals();
     const { headers } = await tenantWithMembers(1);
     const tenants = () => request(platform.coreUrl, '/tenants', { headers: headers[0] });
     const first = await tenants();
@@ -88,6 +93,7 @@ describe('request budgets of authenticated operations', () => {
     expect(limited.status).toBe(429);
     expect(singleError(limited.body)).toEqual(TOO_MANY);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refusals()).toBe(refusedBefore + 1);
   });
 
   it('core-tenants: a plugin connection is charged with its own tenant, apart from the other apps\' budgets', async () => {
