@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { exitOnStartupFailure } from '@platform/config';
 import { runMigrations } from '@platform/database';
+import { OUT_OF_REACH_RATE_LIMITS } from '@platform/testing';
 import { loadLocalEnvironment } from '../support/env-file';
 import { BenchContext, recreateDatabase } from './context';
 import { SCENARIOS } from './scenarios';
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
       redisUrl,
       portBase,
       // Metrics on any free port, so a run never meets `npm start` or another run on the machine.
-      env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development', METRICS_PORT: '0' },
+      // Request budgets on but out of reach: a run is one operator or plugin sending thousands of requests.
+      env: { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development', METRICS_PORT: '0', ...OUT_OF_REACH_RATE_LIMITS },
     };
     process.stdout.write(`\n## ${name}\n`);
     await SCENARIOS[name](context);

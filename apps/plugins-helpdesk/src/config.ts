@@ -66,6 +66,12 @@ export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
   /** Retries of a provider request that timed out or got 408/409/429/5xx. */
   @IsIntegerBetween(0, 5)
   CLOUDFLARE_MAX_RETRIES = 1;
+
+  /** Domain set-up is occasional work: a few requests a minute, a set-up screen polling a status (docs/security.md). */
+  override RATE_LIMIT_PRINCIPAL = '600/60s';
+
+  /** All of a tenant's operators and its helpdesk integration together; also bounds the provider calls it causes. */
+  override RATE_LIMIT_TENANT = '1200/60s';
 }
 
 /** Outside production, a missing token or zone means the local provider sandbox. */

@@ -17,6 +17,12 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(100, 60_000)
   CORE_TENANTS_RPC_TIMEOUT_MS = 5_000;
 
+  /** The busiest API: an integration syncing conversations runs well below 50 requests a second (docs/security.md). */
+  override RATE_LIMIT_PRINCIPAL = '3000/60s';
+
+  /** Four such integrations, or about a hundred operators working at once, on one tenant. */
+  override RATE_LIMIT_TENANT = '12000/60s';
+
   /** Days an audit event is kept before the hourly sweep deletes it (docs/audit-log.md). */
   @IsIntegerBetween(1, 36_500)
   AUDIT_RETENTION_DAYS = 400;

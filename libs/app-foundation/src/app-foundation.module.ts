@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
 import { AuthModule, OperatorTokenSettings } from '@platform/auth';
-import { BaseConfig } from '@platform/config';
+import { BaseConfig, parseRateLimit } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
@@ -19,9 +19,10 @@ export interface AppFoundationOptions {
 
 /**
  * What every app of the platform has, set up once: JSON logs, metrics, the
- * PostgreSQL pool (and its gauges), the Redis client, authentication, the
- * health endpoints and the readiness of the transport between apps (for the
- * apps that have one), the audit log and the Clock.
+ * PostgreSQL pool (and its gauges), the Redis client, authentication and the
+ * request budgets of authenticated operations, the health endpoints and the
+ * readiness of the transport between apps (for the apps that have one), the
+ * audit log and the Clock.
  */
 @Global()
 @Module({})
@@ -34,7 +35,11 @@ export class AppFoundationModule {
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
-        AuthModule.forRoot(operatorTokens),
+        AuthModule.forRoot(operatorTokens, {
+          app,
+          principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL),
+          tenant: parseRateLimit(config.RATE_LIMIT_TENANT),
+        }),
         AuditModule.forApp(app),
         TransportReadinessModule,
         HealthModule,

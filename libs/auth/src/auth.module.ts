@@ -5,13 +5,14 @@ import { AuthReadsRepository } from './auth-reads.repository';
 import { Authenticator } from './authenticator';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
+import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
 import { TenantAccessService } from './tenant-access.service';
 
-/** Needs the app's TypeORM DataSource and the REDIS client. */
+/** Needs the app's TypeORM DataSource, the REDIS client and its QuotaCounters. */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(settings: OperatorTokenSettings): DynamicModule {
+  static forRoot(settings: OperatorTokenSettings, quotas: RequestQuotaSettings): DynamicModule {
     return {
       module: AuthModule,
       providers: [
@@ -19,10 +20,12 @@ export class AuthModule {
         AuthReadsRepository,
         CredentialStore,
         Authenticator,
+        { provide: REQUEST_QUOTA_SETTINGS, useValue: quotas },
+        RequestQuotas,
         AuthGuard,
         TenantAccessService,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, AuthGuard, TenantAccessService],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService],
     };
   }
 }

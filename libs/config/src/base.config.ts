@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { IsIntegerBetween } from './port';
+import { IsRateLimit } from './rate-limit';
 import { CarriesRedisCredentialsInProduction } from './redis-credentials';
 import { Secret } from './secret';
 import { IsTrustedProxies } from './trusted-proxies';
@@ -155,6 +156,18 @@ export class BaseConfig {
   @Min(1, { message: 'must be an integer 1-86400' })
   @Max(86_400, { message: 'must be an integer 1-86400' })
   IDEMPOTENCY_SWEEP_INTERVAL_SECONDS = 600;
+
+  /**
+   * Requests one principal (operator, plugin or plugin connection) may make on
+   * the app's authenticated operations per window: `<requests>/<seconds>s`, or
+   * `off` (docs/security.md, Rate limits and quotas). Each app sets its default.
+   */
+  @IsRateLimit()
+  RATE_LIMIT_PRINCIPAL = '600/60s';
+
+  /** Requests on one tenant's data per window, all its principals together: `<requests>/<seconds>s`, or `off`. */
+  @IsRateLimit()
+  RATE_LIMIT_TENANT = '3000/60s';
 }
 
 /** The issuer and audience of operator JWTs, shared by the signer and the verifiers. */

@@ -9,3 +9,5 @@ export type { SecretOptions } from './secret';
 export { exitOnStartupFailure } from './startup-failure';
 export { IsTrustedProxies, MAX_TRUSTED_HOPS, parseTrustedProxies, TRUST_PROXY_RULE } from './trusted-proxies';
 export type { TrustedProxies } from './trusted-proxies';
+export { IsRateLimit, parseRateLimit } from './rate-limit';
+export type { RateLimitSetting } from './rate-limit';

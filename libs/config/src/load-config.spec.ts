@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OperatorTokenVerificationConfig } from './base.config';
 import { ConfigurationError, loadConfig } from './load-config';
+import { parseRateLimit } from './rate-limit';
 
 const valid = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/platform',
@@ -46,6 +47,16 @@ describe('loadConfig', () => {
       expect(problemsOf({ ...valid, CORS_ALLOWED_ORIGINS: `https://ok.example.com,${origin}` })).toEqual([expect.stringMatching(/^CORS_ALLOWED_ORIGINS is malformed: must be a comma-separated list of origins/)]);
     },
   );
+
+  it('reads request budgets as <requests>/<seconds>s or off', () => {
+    const config = loadConfig(OperatorTokenVerificationConfig, { ...valid, RATE_LIMIT_PRINCIPAL: '120/10s', RATE_LIMIT_TENANT: 'off' });
+    expect(parseRateLimit(config.RATE_LIMIT_PRINCIPAL)).toEqual({ limit: 120, windowSeconds: 10 });
+    expect(parseRateLimit(config.RATE_LIMIT_TENANT)).toBeUndefined();
+  });
+
+  it.each(['0/60s', '100', '100/60', '100/0s', '100/86401s', '-1/60s', 'OFF', '1e3/60s'])('refuses %s as a request budget', (budget) => {
+    expect(problemsOf({ ...valid, RATE_LIMIT_TENANT: budget })).toEqual([expect.stringMatching(/^RATE_LIMIT_TENANT is malformed: must be <requests>\/<seconds>s/)]);
+  });
 
   it('needs a way to verify operator tokens', () => {
     expect(problemsOf({ ...valid, OPERATOR_JWKS_URL: undefined })).toEqual([expect.stringMatching(/^OPERATOR_JWKS_URL is missing/)]);

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicatio
 import { once } from 'node:events';
 import { PlatformMetrics } from '@platform/observability';
 import Redis from 'ioredis';
+import { QuotaCounters } from './quota-counters';
 import { RateLimiter } from './rate-limiter';
 
 /** Injection token of the shared ioredis client. */
@@ -76,9 +77,10 @@ export class RedisModule {
       providers: [
         { provide: REDIS, useFactory: () => createRedisClient(url, connectionName) },
         { provide: RateLimiter, useFactory: (redis: Redis, metrics: PlatformMetrics) => new RateLimiter(redis, metrics), inject: [REDIS, PlatformMetrics] },
+        { provide: QuotaCounters, useFactory: (redis: Redis) => new QuotaCounters(redis), inject: [REDIS] },
         RedisLifecycle,
       ],
-      exports: [REDIS, RateLimiter],
+      exports: [REDIS, RateLimiter, QuotaCounters],
     };
   }
 }

@@ -40,7 +40,7 @@ describe('CORS for the operators front end', () => {
     const tenants = await request(platform.coreUrl, '/tenants', { headers: { origin: 'http://localhost:5173', authorization: `Bearer ${ownerToken}` } });
     expect(tenants.status).toBe(200);
     expect(tenants.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(tenants.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Retry-After, Allow, Idempotent-Replayed');
+    expect(tenants.headers.get('access-control-expose-headers')).toBe('X-Request-Id, Retry-After, Allow, Idempotent-Replayed, RateLimit-Policy, RateLimit');
 
     const unauthenticated = await request(platform.servicesUrl, '/v1/tenants/00000000-0000-4000-8000-000000000000/notifications', { headers: { origin: FRONT_END } });
     expect(unauthenticated.status).toBe(401);

@@ -521,6 +521,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -551,6 +555,21 @@ export interface operations {
             /** @description - 1908 RequestTimeoutError: The request was not received in time. */
             408: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -700,6 +719,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -759,6 +782,21 @@ export interface operations {
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -472,6 +472,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -481,6 +485,10 @@ export interface operations {
             /** @description more pages are available */
             206: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -546,6 +554,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -597,6 +620,10 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -694,6 +721,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -747,6 +789,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -821,6 +867,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -874,6 +935,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -948,9 +1013,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1121 DomainRefreshThrottledError: This domain was verified a moment ago. Wait a few seconds and try again. */
+            /**
+             * @description - 1071 TooManyRequestsError: Too many requests. Try again later.
+             *     - 1121 DomainRefreshThrottledError: This domain was verified a moment ago. Wait a few seconds and try again.
+             */
             429: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds after which asking again can succeed */
                     "Retry-After"?: number;
                     [name: string]: unknown;

@@ -1523,6 +1523,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1563,6 +1567,21 @@ export interface operations {
             /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
             413: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,6 +1643,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +1656,10 @@ export interface operations {
             /** @description More pages exist */
             206: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1698,6 +1725,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -1752,6 +1794,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1761,6 +1807,10 @@ export interface operations {
             /** @description More pages exist */
             206: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1811,6 +1861,21 @@ export interface operations {
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1868,6 +1933,10 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1958,6 +2027,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2001,6 +2085,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2066,6 +2154,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2113,6 +2216,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2294,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2229,6 +2351,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2285,6 +2411,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2334,6 +2475,10 @@ export interface operations {
             /** @description The last page */
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2343,6 +2488,10 @@ export interface operations {
             /** @description More pages follow */
             206: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2548,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2441,6 +2605,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2508,6 +2676,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2561,6 +2744,10 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2660,6 +2847,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2715,6 +2917,10 @@ export interface operations {
             /** @description The last page */
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,6 +2930,10 @@ export interface operations {
             /** @description More pages follow */
             206: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2774,6 +2984,21 @@ export interface operations {
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2831,6 +3056,10 @@ export interface operations {
                 headers: {
                     /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +3164,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -2996,6 +3240,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3064,6 +3312,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -3125,6 +3388,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3457,21 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
             431: {
                 headers: {
@@ -3237,6 +3519,10 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3591,21 @@ export interface operations {
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -15,7 +15,7 @@ export interface CorsPolicy {
 /** The request headers the API reads; a browser may send these cross-origin. */
 const ALLOWED_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Accept-Language', 'X-Request-Id', 'Idempotency-Key'];
 /** The response headers a browser client needs besides the CORS-safelisted ones. */
-const EXPOSED_RESPONSE_HEADERS = ['X-Request-Id', 'Retry-After', 'Allow', 'Idempotent-Replayed'];
+const EXPOSED_RESPONSE_HEADERS = ['X-Request-Id', 'Retry-After', 'Allow', 'Idempotent-Replayed', 'RateLimit-Policy', 'RateLimit'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The catch-all OPTIONS route @fastify/cors adds so preflights reach its hook; it answers no API method. */

@@ -15,6 +15,7 @@ import {
   FixtureBuilder,
   freePort,
   generateTestSigningKey,
+  OUT_OF_REACH_RATE_LIMITS,
   signOperatorToken,
   TestSigningKey,
   TokenOverrides,
@@ -132,6 +133,8 @@ function platformEnv(databaseUrl: string, redisUrl: string, signingKey: TestSign
     CLOUDFLARE_ZONE_ID,
     CLOUDFLARE_TIMEOUT_MS: '500',
     CLOUDFLARE_MAX_RETRIES: '0',
+    // Load runs back to back as one operator: budgets on (the Redis outage shows they fail open) but out of reach.
+    ...OUT_OF_REACH_RATE_LIMITS,
     WHATSAPP_API_BASE_URL: stubs.templates.baseUrl,
     WHATSAPP_ACCESS_TOKEN: 'fault-suite-system-user-token',
     WHATSAPP_APP_SECRET,

@@ -16,13 +16,13 @@ describe('errorKeysOf', () => {
     expect(keys.sort()).toEqual([...SERVER_REFUSALS, 'Unknown'].sort());
   });
 
-  it('adds the guard, the tenant access check, 1001, validation and the path limit for a guarded tenant path', () => {
+  it('adds the guard, the request budgets, the tenant access check, 1001, validation and the path limit for a guarded tenant path', () => {
     const keys = errorKeysOf('/v1/tenants/{tenantID}/notifications', {
       responses: {},
       security: [{ operator: [] }],
       parameters: [{ name: 'tenantID', in: 'path', required: true }],
     });
-    expect(keys.sort()).toEqual([...ALWAYS, 'Unauthorized', 'Forbidden', 'MissingTenantID', 'RequestValidation', 'UrlTooLong'].sort());
+    expect(keys.sort()).toEqual([...ALWAYS, 'Unauthorized', 'TooManyRequests', 'Forbidden', 'MissingTenantID', 'RequestValidation', 'UrlTooLong'].sort());
   });
 
   it('adds 1002 and 413 for a body, keeps the operation\'s own codes, and leaves 403 to tenant paths', () => {
@@ -93,7 +93,7 @@ describe('documentErrorResponses', () => {
     const completed = document();
     documentErrorResponses(completed);
     const operation = completed.paths['/v1/tenants/{tenantID}'].get!;
-    expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '408', '414', '431', '500', '503']);
+    expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '408', '414', '429', '431', '500', '503']);
     const badRequest = operation.responses['400'] as { content: Record<string, { examples: Record<string, { $ref: string }> }> };
     expect(Object.keys(badRequest.content['application/json'].examples)).toEqual(['1001', '1002', '1900', '1901']);
     expect(badRequest.content['application/json'].examples['1002'].$ref).toBe('#/components/examples/RequestValidationError_tenantID');
@@ -113,6 +113,18 @@ describe('documentErrorResponses', () => {
     });
     expect(operation.responses['404']).toMatchObject({ description: '- 1062 TenantNotFoundError: Tenant not found.' });
     expect(operation).not.toHaveProperty(ERROR_KEYS_EXTENSION);
+  });
+
+  it('lists RateLimit-Policy and RateLimit on the successes and 429s of a guarded operation, and on nothing of a public one', () => {
+    const completed = document();
+    documentErrorResponses(completed);
+    const guarded = completed.paths['/v1/tenants/{tenantID}'].get!;
+    const headersOf = (response: unknown) => Object.keys((response as { headers?: object }).headers ?? {});
+    expect(headersOf(guarded.responses['200'])).toEqual(['RateLimit-Policy', 'RateLimit']);
+    expect(headersOf(guarded.responses['429'])).toEqual(['Retry-After', 'RateLimit-Policy', 'RateLimit']);
+    expect(headersOf(guarded.responses['403'])).toEqual([]);
+    const publicOperation = completed.paths['/v1/operators/sign-in'].post!;
+    expect(Object.values(publicOperation.responses).flatMap(headersOf)).not.toContain('RateLimit');
   });
 
   it('states that a public operation needs no credential', () => {

@@ -14,7 +14,8 @@ const SERVER_REFUSALS: readonly ErrorKey[] = ['MalformedRequest', 'MalformedUrl'
  * The errors an operation can answer: its own (`@ApiErrors`) plus those every
  * operation of its kind answers. One rule per line, each the documentation of
  * the code that raises it:
- * - a guarded operation (any security requirement): 401 1003 (AuthGuard);
+ * - a guarded operation (any security requirement): 401 1003 (AuthGuard), and
+ *   429 1071 past the principal's or the tenant's request budget (RequestQuotas);
  * - a guarded operation on a tenant's path: 403 1004 (the tenant access check);
  * - a path with `{tenantID}`: 400 1001 for an empty segment (AuthGuard, or the
  *   filter when no route matches);
@@ -36,7 +37,7 @@ export function errorKeysOf(path: string, operation: OperationObject): ErrorKey[
   const tenantPath = path.includes('{tenantID}');
   const keys: ErrorKey[] = [...SERVER_REFUSALS, ...own, 'Unknown'];
   if (!(operation as OperationWithErrorKeys)[NO_DEPENDENCY_EXTENSION]) keys.push('InternalServiceUnavailable');
-  if (guarded) keys.push('Unauthorized');
+  if (guarded) keys.push('Unauthorized', 'TooManyRequests');
   if (guarded && tenantPath) keys.push('Forbidden');
   if (tenantPath) keys.push('MissingTenantID');
   if (validated) keys.push('RequestValidation');
@@ -147,6 +148,7 @@ export function documentErrorResponses(document: OpenAPIObject): void {
         keys.sort((a, b) => ERROR_CATALOG[a].code - ERROR_CATALOG[b].code);
         operation.responses[String(status)] = responseOf(keys, path, operation, examples);
       }
+      if ((operation.security ?? []).length > 0) documentRateLimitHeaders(operation);
       if ((operation as OperationWithErrorKeys)[IDEMPOTENT_EXTENSION]) documentReplays(operation, (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION] ?? []);
       delete (operation as OperationWithErrorKeys)[ERROR_KEYS_EXTENSION];
       delete (operation as OperationWithErrorKeys)[IDEMPOTENT_EXTENSION];
@@ -154,6 +156,28 @@ export function documentErrorResponses(document: OpenAPIObject): void {
     }
   }
   document.components.examples = { ...document.components.examples, ...sortedByKey(examples) };
+}
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant\'s data, ' +
+      '`"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60`',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42`',
+    schema: { type: 'string' },
+  },
+} as const satisfies Record<string, HeaderObject>;
+
+/** The answers of a guarded operation charged to its budgets (its successes and 429s) carry the budget headers. */
+function documentRateLimitHeaders(operation: OperationObject): void {
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (!response || '$ref' in response) continue;
+    if (!/^2\d\d$/.test(status) && status !== '429') continue;
+    response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+  }
 }
 
 /** Errors of an operation's own list that its access check answers, before any key is claimed: never replayed. */

@@ -1,0 +1,163 @@
+import { MetricsListener } from '@platform/observability';
+import { request, singleError } from '@platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrape } from '../support/metrics';
+import { startPlatform, TestPlatform } from '../support/platform';
+
+const TOO_MANY = { statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' };
+
+/** Budgets small enough to exhaust in a test: 4 requests per principal, 6 per tenant, per minute. */
+const SMALL_BUDGETS = { RATE_LIMIT_PRINCIPAL: '4/60s', RATE_LIMIT_TENANT: '6/60s' };
+
+describe('request budgets of authenticated operations', () => {
+  let platform: TestPlatform;
+  const bearer = async (operatorID: string) => ({ authorization: `Bearer ${await platform.tokenFor(operatorID)}` });
+  /** A tenant with `members` operators, and their bearer headers. */
+  const tenantWithMembers = async (members: number) => {
+    const tenantID = await platform.fixtures.tenant();
+    const headers: Record<string, string>[] = [];
+    for (let index = 0; index < members; index += 1) {
+      const operator = await platform.fixtures.operator();
+      await platform.fixtures.membership(tenantID, operator.operatorID, index === 0 ? 'owner' : 'member');
+      headers.push(await bearer(operator.operatorID));
+    }
+    return { tenantID, headers };
+  };
+  const shortcuts = (tenantID: string, headers: Record<string, string>) => request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers });
+  const statuses = async (count: number, send: () => Promise<{ status: number }>) => {
+    const seen: number[] = [];
+    for (let index = 0; index < count; index += 1) seen.push((await send()).status);
+    return seen;
+  };
+
+  beforeAll(async () => {
+    platform = await startPlatform({ env: SMALL_BUDGETS });
+  });
+  afterAll(() => platform.close());
+
+  it('services-api: answers carry RateLimit-Policy and RateLimit for the principal and the tenant', async () => {
+    const { tenantID, headers } = await tenantWithMembers(1);
+    const answer = await shortcuts(tenantID, headers[0]);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('ratelimit-policy')).toBe('"principal";q=4;w=60, "tenant";q=6;w=60');
+    expect(answer.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=(60|59), "tenant";r=5;t=(60|59)$/);
+  });
+
+  it('services-api: the request past the principal\'s budget is 429 1071 with Retry-After, in the envelope', async () => {
+    const { tenantID, headers } = await tenantWithMembers(1);
+    expect(await statuses(4, () => shortcuts(tenantID, headers[0]))).toEqual([200, 200, 200, 200]);
+    const limited = await shortcuts(tenantID, headers[0]);
+    expect(limited.status).toBe(429);
+    expect(singleError(limited.body)).toEqual(TOO_MANY);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"principal";r=0;t=\d+$/);
+  });
+
+  it('services-api: the tenant\'s budget holds for all its principals together, and limits no other tenant', async () => {
+    const busy = await tenantWithMembers(3);
+    // 3 + 3 requests from two members spend the tenant's 6 without reaching either member's 4.
+    expect(await statuses(3, () => shortcuts(busy.tenantID, busy.headers[0]))).toEqual([200, 200, 200]);
+    expect(await statuses(3, () => shortcuts(busy.tenantID, busy.headers[1]))).toEqual([200, 200, 200]);
+    const third = await shortcuts(busy.tenantID, busy.headers[2]);
+    expect(third.status).toBe(429);
+    expect(singleError(third.body)).toEqual(TOO_MANY);
+    expect(third.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=\d+, "tenant";r=0;t=\d+$/);
+
+    const quiet = await tenantWithMembers(1);
+    expect((await shortcuts(quiet.tenantID, quiet.headers[0])).status).toBe(200);
+  });
+
+  it('services-api: requests refused by the access check (403) spend nothing of the tenant\'s budget', async () => {
+    const target = await tenantWithMembers(2);
+    const outsider = await tenantWithMembers(1);
+    expect(await statuses(4, () => shortcuts(target.tenantID, outsider.headers[0]))).toEqual([403, 403, 403, 403]);
+    expect(await statuses(3, () => shortcuts(target.tenantID, target.headers[0]))).toEqual([200, 200, 200]);
+    expect(await statuses(3, () => shortcuts(target.tenantID, target.headers[1]))).toEqual([200, 200, 200]);
+    expect((await shortcuts(target.tenantID, target.headers[1])).status).toBe(429);
+  });
+
+  it('core-tenants: an operation on no tenant is charged to the principal only, and its refusals are counted', async () => {
+    const metricsUrl = await platform.apps['core-tenants']!.get(MetricsListener).listen(0, '127.0.0.1');
+    const refusals = async () => (await scrape(metricsUrl)).value('platform_rate_limit_refusals_total', { limit: 'quota:principal' }) ?? 0;
+    const refusedBefore = await refusals();
+    const { headers } = await tenantWithMembers(1);
+    const tenants = () => request(platform.coreUrl, '/tenants', { headers: headers[0] });
+    const first = await tenants();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-policy')).toBe('"principal";q=4;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=\d+$/);
+    expect(await statuses(3, tenants)).toEqual([200, 200, 200]);
+    const limited = await tenants();
+    expect(limited.status).toBe(429);
+    expect(singleError(limited.body)).toEqual(TOO_MANY);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refusals()).toBe(refusedBefore + 1);
+  });
+
+  it('core-tenants: a plugin connection is charged with its own tenant, apart from the other apps\' budgets', async () => {
+    const { tenantID } = await tenantWithMembers(1);
+    const plugin = await platform.fixtures.plugin();
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID);
+    const tenant = () => request(platform.coreUrl, `/v1/tenants/${tenantID}`, { headers: { authorization: connection.authorization } });
+    const first = await tenant();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=\d+, "tenant";r=5;t=\d+$/);
+    expect(await statuses(4, tenant)).toEqual([200, 200, 200, 429]);
+    // services-api keeps its own budgets: the same connection is not limited there.
+    const elsewhere = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers: { authorization: connection.authorization } });
+    expect(elsewhere.status).not.toBe(429);
+  });
+
+  it('plugins-helpdesk: the request past the budget is 429 1071 with Retry-After and the headers', async () => {
+    const { tenantID, headers } = await tenantWithMembers(1);
+    const domains = () => request(platform.helpdeskUrl, `/helpdesk/v1/tenants/${tenantID}/helpdesk/domains`, { headers: headers[0] });
+    const first = await domains();
+    expect(first.headers.get('ratelimit-policy')).toBe('"principal";q=4;w=60, "tenant";q=6;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=\d+, "tenant";r=5;t=\d+$/);
+    await statuses(3, domains);
+    const limited = await domains();
+    expect(limited.status).toBe(429);
+    expect(singleError(limited.body)).toEqual(TOO_MANY);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('request budgets turned off', () => {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['services-api'], env: { RATE_LIMIT_PRINCIPAL: 'off', RATE_LIMIT_TENANT: '2/60s' } });
+  });
+  afterAll(() => platform.close());
+
+  it('with both off, nothing is limited and no budget header is sent', async () => {
+    const other = await startPlatform({ apps: ['services-api'], resetRedis: false, env: { RATE_LIMIT_PRINCIPAL: 'off', RATE_LIMIT_TENANT: 'off' } });
+    try {
+      const tenantID = await other.fixtures.tenant();
+      const operator = await other.fixtures.operator();
+      await other.fixtures.membership(tenantID, operator.operatorID, 'owner');
+      const headers = { authorization: `Bearer ${await other.tokenFor(operator.operatorID)}` };
+      for (let index = 0; index < 8; index += 1) {
+        const answer = await request(other.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('ratelimit')).toBeNull();
+        expect(answer.headers.get('ratelimit-policy')).toBeNull();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with the principal\'s budget off, only the tenant\'s applies', async () => {
+    const tenantID = await platform.fixtures.tenant();
+    const operator = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, operator.operatorID, 'owner');
+    const headers = { authorization: `Bearer ${await platform.tokenFor(operator.operatorID)}` };
+    const first = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers });
+    expect(first.headers.get('ratelimit-policy')).toBe('"tenant";q=2;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"tenant";r=1;t=\d+$/);
+    expect((await request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers })).status).toBe(200);
+    expect((await request(platform.servicesUrl, `/v1/tenants/${tenantID}/operators/shortcuts`, { headers })).status).toBe(429);
+  });
+});
