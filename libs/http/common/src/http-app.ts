@@ -9,6 +9,7 @@ import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
+import { assertStorableText } from './storable-text';
 
 export interface HttpAppOptions {
   /** Largest accepted request body, in bytes; larger ones get 413 (docs/http-conventions.md). */
@@ -100,6 +101,16 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
+  // Text PostgreSQL cannot store is refused for every route at once, before guards, pipes or
+  // handlers run (any of them may pass it to SQL): after body parsing, before Nest's handler.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      assertStorableText(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
   // With tracing on, the HTTP server span is named after the route template.
   fastify.addHook('onRequest', (request, _reply, done) => {
     nameRequestSpan(request.method, request.routeOptions.url);

@@ -20,3 +20,4 @@ export { IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidVal
 export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';
+export { assertStorableText, isStorableText, STORABLE_TEXT, unstorableTextIn } from './storable-text';
