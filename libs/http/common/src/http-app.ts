@@ -1,5 +1,6 @@
 import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
@@ -9,6 +10,7 @@ import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
+import { applySecurityHeaders } from './security-headers';
 import { assertStorableText } from './storable-text';
 
 export interface HttpAppOptions {
@@ -21,6 +23,8 @@ export interface HttpAppOptions {
   /** Browser origins allowed to call the app; none: CORS off (docs/http-conventions.md). */
   cors: CorsPolicy;
   openApi: ApiDocumentOptions;
+  /** Serve /openapi.json and /docs (API_DOCS; off in production unless asked for). Default: served. */
+  serveApiDocs?: boolean;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
   /**
@@ -39,7 +43,9 @@ export const API_REFERENCE_PATH = '/docs';
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
  * JSON logs, request metrics, the envelope filter, the validation pipe, the
- * body limit, CORS when origins are configured, the OpenAPI document at
+ * body limit, CORS when origins are configured, security headers on every
+ * answer (security-headers.ts), text PostgreSQL cannot store refused
+ * (storable-text.ts), and, unless turned off, the OpenAPI document at
  * /openapi.json and an interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
@@ -63,7 +69,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     return503OnClosing: false,
     routerOptions: { maxParamLength },
     // What Fastify and Node refuse before any route runs is answered in the envelope too.
-    frameworkErrors: replyWithFrameworkError,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      applySecurityHeaders(request.raw, reply.raw);
+      replyWithFrameworkError(error, request, reply);
+    },
     clientErrorHandler: answerClientError,
     requestTimeout: options.requestTimeoutMs,
     http: {
@@ -92,6 +101,12 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
+  // Security headers on every answer routed by Fastify (success, error, 404, CORS preflight: this
+  // hook runs first); the router's own answers get them in frameworkErrors.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    applySecurityHeaders(request.raw, reply.raw);
+    done();
+  });
   await registerCors(app, options.cors);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
@@ -122,7 +137,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     void reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
   });
-  mountOpenApi(app, options);
+  if (options.serveApiDocs ?? true) mountOpenApi(app, options);
   return app;
 }
 
