@@ -24,7 +24,7 @@ describe('security headers on every answer', () => {
   let platform: TestPlatform;
 
   beforeAll(async () => {
-    platform = await startPlatform({ apps: ['core-tenants', 'services-api'] });
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { CORS_ALLOWED_ORIGINS: 'https://app.example.com' } });
   });
   afterAll(() => platform?.close());
 
@@ -41,6 +41,16 @@ describe('security headers on every answer', () => {
     await response.arrayBuffer();
     expect(response.status).toBe(status);
     expect(headersOf(response)).toMatchObject(SECURITY_HEADERS);
+  });
+
+  it('on a CORS preflight, whose CORS headers stay as they were', async () => {
+    const response = await fetch(`${platform.servicesUrl}/v1/operators/email-verification`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+    });
+    await response.arrayBuffer();
+    expect(response.status).toBe(204);
+    expect(headersOf(response)).toMatchObject({ ...SECURITY_HEADERS, 'access-control-allow-origin': 'https://app.example.com' });
   });
 
   it('on an answer of the router itself (malformed percent-encoding)', async () => {
