@@ -105,6 +105,16 @@ export class BaseConfig {
   @Matches(ORIGIN, { each: true, message: 'must be a comma-separated list of origins such as https://app.example.com (scheme, host, optional port; no path)' })
   CORS_ALLOWED_ORIGINS: string[] = [];
 
+  /**
+   * Whether the app serves its OpenAPI document (`/openapi.json`) and API
+   * reference (`/docs`): `on` or `off`. Unset: on, except with
+   * NODE_ENV=production, where a public map of the API helps an attacker more
+   * than a client (clients use docs/openapi/ and the typed client).
+   */
+  @IsOptional()
+  @IsIn(['on', 'off'], { message: 'must be on or off' })
+  API_DOCS?: 'on' | 'off';
+
   /** How long a browser may reuse a CORS preflight answer. */
   @Type(() => Number)
   @IsInt({ message: 'must be an integer 0-86400' })

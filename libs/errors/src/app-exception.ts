@@ -1,11 +1,16 @@
 import { ERROR_CATALOG, ErrorKey } from './catalog';
+import { isSecretField } from './secret-fields';
 
 /** One offending input of a 400 1002 (DESIGN.md section 5). */
 export interface FieldError {
   /** Parameter name; a dotted path inside a body, e.g. `campaignModelSlots.body.text`. */
   field: string;
-  /** The value as sent, rendered as a string (`"undefined"` when absent). */
-  received: string;
+  /**
+   * The value as sent, rendered as a string (`"undefined"` when absent).
+   * Omitted for fields that hold secrets (passwords, tokens, codes): an answer
+   * may be logged or shown where the secret must not be.
+   */
+  received?: string;
   /** A short description of what is accepted, e.g. `uuid` or `integer 1-200`. */
   allowed: string;
 }
@@ -43,7 +48,7 @@ export class AppException extends Error {
     }
     this.name = ERROR_CATALOG[key].name;
     this.key = key;
-    this.fields = options.fields;
+    this.fields = options.fields?.map(withoutSecretValue);
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.allowedMethods = options.allowedMethods;
   }
@@ -66,6 +71,12 @@ export class AppException extends Error {
   static validation(fields: FieldError[]): AppException {
     return new AppException('RequestValidation', { fields });
   }
+}
+
+/** A field error as it may be answered: without the value a secret field was sent with. */
+function withoutSecretValue(field: FieldError): FieldError {
+  if (!isSecretField(field.field) || field.received === undefined) return field;
+  return { field: field.field, allowed: field.allowed };
 }
 
 /** Renders any value as the `received` string of a field error. */

@@ -57,6 +57,18 @@ describe('request logs', () => {
     expect(JSON.stringify(line)).not.toContain(secret);
   });
 
+  it('redact the webhook verify token (and any secret-named query parameter) from the URL, on every line', async () => {
+    const verifyToken = 'subscribe-token-0123456789';
+    const url = `/v1/webhooks/whatsapp/templates?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=1158201444&password=${secret}`;
+    const lines = await logLinesOf(url, {}, 200, (logger) => logger.log('handshake answered', 'Webhook'));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line.req.url).toBe('/v1/webhooks/whatsapp/templates?hub.mode=subscribe&hub.verify_token=[redacted]&hub.challenge=1158201444&password=[redacted]');
+      expect(JSON.stringify(line)).not.toContain(verifyToken);
+      expect(JSON.stringify(line)).not.toContain(secret);
+    }
+  });
+
   it('say a 5xx request errored', async () => {
     const [line] = await logLinesOf('/v1/tenants', { 'x-request-id': 'req-43' }, 503);
     expect(line).toMatchObject({ req: { id: 'req-43' }, res: { statusCode: 503 }, err: { message: 'failed with status code 503' }, msg: 'request errored' });

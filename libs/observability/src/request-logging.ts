@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger, LoggerOptions } from 'pino';
+import { loggedUrl } from './logged-url';
 import { runInRequest } from './request-scope';
 
 export interface LoggingSettings {
@@ -32,18 +33,21 @@ type LoggedRequest = Pick<FastifyRequest, 'id' | 'method' | 'url'>;
  * ms). Headers are left out: they made every line about 1 KB and writing them
  * was a large share of a request's CPU cost; credentials (all three profiles
  * travel in `Authorization`) never reach the log at all. The redaction stays
- * for anything else that logs request headers.
+ * for anything else that logs request headers. Secrets a URL carries (the
+ * webhook handshake's `hub.verify_token`) are redacted from its query.
  */
 export function loggerOptions(settings: LoggingSettings): LoggerOptions {
   return {
     level: settings.level,
     base: { app: settings.app },
     serializers: {
-      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: req.url === undefined ? undefined : loggedUrl(req.url) }),
       res: (res: FastifyReply) => ({ statusCode: res.statusCode }),
     },
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]'],
+      // A failed query's bound values (TypeORM's QueryFailedError.parameters) hold what was written:
+      // password and token hashes among them. The SQL text, with its $n placeholders, stays.
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]', 'err.parameters', 'err.cause.parameters'],
       censor: '[redacted]',
     },
   };

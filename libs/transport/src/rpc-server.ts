@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ArgumentsHost, Catch, Injectable, Logger, PipeTransform, RpcExceptionFilter } from '@nestjs/common';
-import { AppException, isUnavailableDependency } from '@platform/errors';
+import { AppException, isUnavailableDependency, redactSecrets } from '@platform/errors';
 import { RequestValidationPipe } from '@platform/http-common';
 import { Observable, throwError } from 'rxjs';
 import { toRpcErrorPayload } from './rpc-error';
@@ -21,6 +21,8 @@ export class RpcValidationPipe implements PipeTransform {
 /**
  * Sends every handler failure back as `{error_code, fields?}`: PostgreSQL or
  * Redis unreachable becomes 5903, anything else unexpected is logged and becomes 5999.
+ * The payload is logged with its secrets redacted: messages carry passwords,
+ * password hashes and token hashes (sign-in, registration, plugin connections).
  */
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
@@ -33,7 +35,7 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
       return throwError(() => toRpcErrorPayload(new AppException('InternalServiceUnavailable', { cause: exception })));
     }
     this.logger.error(
-      { err: exception instanceof Error ? exception : new Error(String(exception)), data: host.switchToRpc().getData<unknown>() },
+      { err: exception instanceof Error ? exception : new Error(String(exception)), data: redactSecrets(host.switchToRpc().getData<unknown>()) },
       'unexpected exception in message handler',
     );
     return throwError(() => toRpcErrorPayload(new AppException('Unknown')));

@@ -128,7 +128,7 @@ describe('template submission in the background, and status sync by webhook', ()
       });
       expect(singleError(malformed.error).fields).toEqual([
         { field: 'hub.mode', received: 'unsubscribe', allowed: 'one of: subscribe' },
-        { field: 'hub.verify_token', received: 'undefined', allowed: 'string of 1-256 characters' },
+        { field: 'hub.verify_token', allowed: 'string of 1-256 characters' },
       ]);
     });
 

@@ -63,6 +63,16 @@ describe('POST /v1/operators/sign-in', () => {
     expect(singleError(answer.error).fields).toEqual([{ field: 'remember', received: 'true', allowed: 'no such field' }]);
   });
 
+  it.each([
+    ['too long', `correct-horse-${'p'.repeat(1_100)}`, 'string of 1-1024 characters'],
+    ['holding U+0000', 'correct-horse\u0000battery', 'text without U+0000 or unpaired surrogates (U+D800-U+DFFF)'],
+  ])('refuses a password %s with 1002 naming password, never echoing it', async (_, password, allowed) => {
+    const answer = await signIn({ operatorEmail: operator.email, password }, { 'x-forwarded-for': '10.0.0.5' });
+    expect(answer.response.status).toBe(400);
+    expect(singleError(answer.error).fields).toEqual([{ field: 'password', allowed }]);
+    expect(JSON.stringify(answer.error)).not.toContain('correct-horse');
+  });
+
   it('limits attempts per address from one client (429 1071 with Retry-After), the right password included', async () => {
     const target = await platform.fixtures.operator({ password: 'a long and secret passphrase' });
     const client = { 'x-forwarded-for': '10.1.0.1', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' };

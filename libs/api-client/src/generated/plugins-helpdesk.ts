@@ -177,10 +177,10 @@ export interface components {
              */
             field: string;
             /**
-             * @description The value as sent, as a string ("undefined" when absent)
+             * @description The value as sent, as a string ("undefined" when absent); omitted for secret fields (passwords, tokens, secrets)
              * @example undefined
              */
-            received: string;
+            received?: string;
         };
         HelpdeskDomain: {
             /**

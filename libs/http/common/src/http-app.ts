@@ -1,5 +1,6 @@
 import { INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { TrustedProxies } from '@platform/config';
@@ -10,6 +11,8 @@ import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
+import { applySecurityHeaders } from './security-headers';
+import { assertStorableText } from './storable-text';
 
 export interface HttpAppOptions {
   /** Largest accepted request body, in bytes; larger ones get 413 (docs/http-conventions.md). */
@@ -27,6 +30,8 @@ export interface HttpAppOptions {
    */
   trustProxy: TrustedProxies;
   openApi: ApiDocumentOptions;
+  /** Serve /openapi.json and /docs (API_DOCS; off in production unless asked for). Default: served. */
+  serveApiDocs?: boolean;
   /** Keep the raw body on `request.rawBody` (for webhook signatures). */
   rawBody?: boolean;
   /**
@@ -45,7 +50,9 @@ export const API_REFERENCE_PATH = '/docs';
 /**
  * Creates one of the platform's HTTP apps the same way everywhere: Fastify,
  * JSON logs, request metrics, the envelope filter, the validation pipe, the
- * body limit, CORS when origins are configured, the OpenAPI document at
+ * body limit, CORS when origins are configured, security headers on every
+ * answer (security-headers.ts), text PostgreSQL cannot store refused
+ * (storable-text.ts), and, unless turned off, the OpenAPI document at
  * /openapi.json and an interactive reference at /docs.
  *
  * Fastify rather than Express: lower per-request overhead, a body limit and
@@ -70,7 +77,10 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     return503OnClosing: false,
     routerOptions: { maxParamLength },
     // What Fastify and Node refuse before any route runs is answered in the envelope too.
-    frameworkErrors: replyWithFrameworkError,
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      applySecurityHeaders(request.raw, reply.raw);
+      replyWithFrameworkError(error, request, reply);
+    },
     clientErrorHandler: answerClientError,
     requestTimeout: options.requestTimeoutMs,
     http: {
@@ -99,6 +109,12 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
+  // Security headers on every answer routed by Fastify (success, error, 404, CORS preflight: this
+  // hook runs first); the router's own answers get them in frameworkErrors.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    applySecurityHeaders(request.raw, reply.raw);
+    done();
+  });
   await registerCors(app, options.cors);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
@@ -108,6 +124,16 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
+  // Text PostgreSQL cannot store is refused for every route at once, before guards, pipes or
+  // handlers run (any of them may pass it to SQL): after body parsing, before Nest's handler.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      assertStorableText(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
   // With tracing on, the HTTP server span is named after the route template.
   fastify.addHook('onRequest', (request, _reply, done) => {
     nameRequestSpan(request.method, request.routeOptions.url);
@@ -119,7 +145,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     void reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
   });
-  mountOpenApi(app, options);
+  if (options.serveApiDocs ?? true) mountOpenApi(app, options);
   return app;
 }
 

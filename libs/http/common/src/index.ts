@@ -21,3 +21,4 @@ export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';
 export { clientAddressKey } from './client-address';
+export { assertStorableText, isStorableText, STORABLE_TEXT, unstorableTextIn } from './storable-text';

@@ -35,6 +35,7 @@ const VIOLATION_KINDS: (ViolationKind)[] = [
   'not a catalog error',
   'unlisted 5xx',
   'forged credential accepted',
+  'unstorable text accepted',
   'unexpected status',
   'not ready afterwards',
 ];

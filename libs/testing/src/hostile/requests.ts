@@ -26,6 +26,18 @@ const nestedArrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels)
 const nestedObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 const deepJson = fc.tuple(fc.integer({ min: 60, max: 6000 }), fc.boolean()).map(([levels, arrays]) => (arrays ? nestedArrays(levels) : nestedObjects(levels)));
 
+/**
+ * Text PostgreSQL cannot store: U+0000 and unpaired surrogates, amid ordinary
+ * text. A JSON body carries both (as `\u0000` and `\ud800` escapes); a URL
+ * only U+0000 (`%00`), as no UTF-8 encodes a lone surrogate.
+ */
+export const UNSTORABLE_TRAITS = { path: 'unstorable text in path', query: 'unstorable text in query', body: 'unstorable text in body' } as const;
+const UNSTORABLE_CHARACTERS = ['\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
+const unstorableText = (characters: string[]) =>
+  fc.tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...characters), fc.string({ maxLength: 12 })).map(([before, bad, after]) => before + bad + after);
+const unstorableJsonText = unstorableText(UNSTORABLE_CHARACTERS);
+const unstorableUrlText = unstorableText(['\u0000']).map(encodeURIComponent);
+
 /** Path segments no route should take: empty, too long, bad percent-encoding, traversal, unicode, injection. */
 const hostileSegment: fc.Arbitrary<Traited<string>> = fc.oneof(
   hostile('empty segment', fc.constant('')),
@@ -40,6 +52,7 @@ const hostileSegment: fc.Arbitrary<Traited<string>> = fc.oneof(
   hostile('injection', fc.constantFrom("1' OR '1'='1", "'; DROP TABLE tenants; --", '$where', '{"$gt":""}', '<script>').map(encodeURIComponent)),
   hostile('uuid look-alike', fc.uuid().chain((id) => fc.constantFrom(id.toUpperCase(), `{${id}}`, `${id}0`, id.replace(/-/g, ''), `${id.slice(0, 14)}0${id.slice(15)}`))),
   hostile('number', fc.oneof(fc.integer(), fc.constantFrom('9007199254740993', '-0', '1e309', 'NaN')).map(String)),
+  hostile(UNSTORABLE_TRAITS.path, unstorableUrlText),
 );
 
 function wellFormedSegment(parameter: PathParameter, targets: HostileTargets, destructive: boolean): fc.Arbitrary<string> {
@@ -79,6 +92,7 @@ const hostileQuery: fc.Arbitrary<Traited<string>> = fc.oneof(
   hostile('repeated query params', fc.integer({ min: 2, max: 50 }).map((times) => Array.from({ length: times }, (_, index) => `page=${index + 1}&perPage=${index}`).join('&'))),
   hostile('huge query', fc.integer({ min: 1_000, max: 40_000 }).map((length) => `search=${'q'.repeat(length)}`)),
   hostile('deep filters', deepJson.map((json) => `filters=${encodeURIComponent(json)}`)),
+  hostile(UNSTORABLE_TRAITS.query, fc.tuple(fc.constantFrom('search', 'sortField', 'scope', 'page'), unstorableUrlText).map(([name, value]) => `${name}=${value}`)),
   hostile('filters poisoning', fc.constantFrom('{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"campaignModelName":{"$ne":null}}', '"text"').map((json) => `filters=${encodeURIComponent(json)}`)),
 );
 
@@ -94,7 +108,22 @@ const hostileFieldValue = fc.oneof(
   fc.array(fc.record({ source: fc.string(), traceRef: fc.jsonValue({ maxDepth: 2 }) }), { maxLength: 15 }),
 );
 
-/** Bodies: wrong types, deep nesting, huge strings, prototype poisoning, not JSON at all. */
+/**
+ * Bodies whose only fault may be text PostgreSQL cannot store: in a field,
+ * in an array item, deep in free-form metadata, or as an object key. Partial
+ * updates (operation 3) take such a body as it is, so it reaches SQL unless refused.
+ */
+const unstorableBody: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.dictionary(fc.constantFrom(...FIELD_NAMES), unstorableJsonText, { minKeys: 1, maxKeys: 3 }),
+    fc.tuple(fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }), unstorableJsonText).map(([tags, bad]) => ({ campaignModelTags: [...tags, bad] })),
+    fc.record({ campaignModelMeta: fc.dictionary(unstorableJsonText, fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }) }),
+    fc.record({ campaignModelMeta: fc.record({ nested: fc.record({ deeper: fc.array(unstorableJsonText, { minLength: 1, maxLength: 3 }) }) }) }),
+    fc.record({ campaignModelSlots: fc.record({ body: fc.record({ text: unstorableJsonText }) }) }),
+  )
+  .map((body) => JSON.stringify(body));
+
+/** Bodies: wrong types, deep nesting, huge strings, prototype poisoning, unstorable text, not JSON at all. */
 const hostileBody: fc.Arbitrary<Traited<string>> = fc.oneof(
   hostile('wrong field types', fc.dictionary(fc.constantFrom(...FIELD_NAMES), hostileFieldValue, { maxKeys: 6 }).map((fields) => JSON.stringify(fields))),
   hostile('body not an object', fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? 'null')),
@@ -111,6 +140,7 @@ const hostileBody: fc.Arbitrary<Traited<string>> = fc.oneof(
       '{"a":1,"a":2,"__proto__":null}',
     ),
   ),
+  hostile(UNSTORABLE_TRAITS.body, unstorableBody),
   hostile('not JSON', fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.constantFrom('{"a":', 'undefined', 'NaN', "{'a':1}", '{"a":1}}', '\uFEFF{}', ''))),
 );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TARGET_OPERATIONS } from './operations';
-import { HostileRequest } from './requests';
+import { HostileRequest, UNSTORABLE_TRAITS } from './requests';
 import { judge } from './verdict';
 
 const operation = (name: string) => TARGET_OPERATIONS.find((candidate) => candidate.name.startsWith(name))!;
@@ -42,6 +42,22 @@ describe('judging the answer to a hostile request', () => {
 
   it('refuses a 2xx for a forged credential on an operation that requires one', () => {
     expect(kinds(judge(request('15', true), { status: 200, headers: {}, body: [] }))).toEqual(['forged credential accepted']);
+  });
+
+  it('refuses a 2xx for text PostgreSQL cannot store in the path, the query, or a body the operation reads', () => {
+    const withTraits = (name: string, traits: string[]) => ({ ...request(name), traits });
+    const ok = { status: 200, headers: {}, body: {} };
+    expect(kinds(judge(withTraits('3 ', [UNSTORABLE_TRAITS.body]), ok))).toEqual(['unstorable text accepted']);
+    expect(kinds(judge(withTraits('4 ', [UNSTORABLE_TRAITS.query]), ok))).toEqual(['unstorable text accepted']);
+    expect(kinds(judge(withTraits('5 ', [`long segment, ${UNSTORABLE_TRAITS.path}`]), ok))).toEqual(['unstorable text accepted']);
+    // Operation 4 reads no body: one sent to it is ignored.
+    expect(judge(withTraits('4 ', [UNSTORABLE_TRAITS.body]), ok)).toEqual([]);
+  });
+
+  it('accepts a 1002 whose fields omit `received` (a secret), and refuses one whose received is not a string', () => {
+    const refused = (received: unknown) => envelope(400, 'RequestValidationError', 1002, 'Invalid request data.', { fields: [{ field: 'password', received, allowed: 'x' }] });
+    expect(judge(request('sign in'), { status: 400, headers: {}, body: refused(undefined) })).toEqual([]);
+    expect(kinds(judge(request('sign in'), { status: 400, headers: {}, body: refused(1) }))).toEqual(['outside the envelope']);
   });
 
   it('accepts only the 5xx the operation lists, never 500 5999', () => {

@@ -1,6 +1,6 @@
 import { ERROR_CATALOG, errorKeyOfCode } from '@platform/errors';
 import { RawResponse } from '../raw-http';
-import { HostileRequest } from './requests';
+import { HostileRequest, UNSTORABLE_TRAITS } from './requests';
 
 export type ViolationKind =
   | 'no answer'
@@ -8,6 +8,7 @@ export type ViolationKind =
   | 'not a catalog error'
   | 'unlisted 5xx'
   | 'forged credential accepted'
+  | 'unstorable text accepted'
   | 'unexpected status'
   | 'not ready afterwards';
 
@@ -37,16 +38,28 @@ function envelopeProblem(status: number, body: unknown): { kind: ViolationKind; 
     return { kind: 'not a catalog error', detail: `${String(error.error_code)} ${String(error.error)}` };
   }
   if (error.fields !== undefined) {
-    const wellFormed = Array.isArray(error.fields) && error.fields.every((field) => isRecord(field) && ['field', 'received', 'allowed'].every((name) => typeof field[name] === 'string'));
-    if (!wellFormed) return { kind: 'outside the envelope', detail: 'fields are not [{field, received, allowed}]' };
+    const wellFormed = Array.isArray(error.fields) && error.fields.every((field) => isRecord(field) && ['field', 'allowed'].every((name) => typeof field[name] === 'string') && ['string', 'undefined'].includes(typeof field.received));
+    if (!wellFormed) return { kind: 'outside the envelope', detail: 'fields are not [{field, received?, allowed}]' };
   }
   return undefined;
 }
 
 /**
+ * Whether the request hands the operation text PostgreSQL cannot store: in
+ * its path or query, or in a body the operation reads (a body sent with
+ * another method, or to an operation without one, may be ignored).
+ */
+function carriesUnstorableText(request: HostileRequest): boolean {
+  const { traits, operation, method } = request;
+  // A path's trait names each of its hostile segments, joined.
+  if (traits.some((trait) => trait.includes(UNSTORABLE_TRAITS.path)) || traits.includes(UNSTORABLE_TRAITS.query)) return true;
+  return traits.includes(UNSTORABLE_TRAITS.body) && operation.body && method === operation.method;
+}
+
+/**
  * What is wrong with the answer to a hostile request: every error in the
  * envelope with a catalog error; no 5xx but those the operation lists; never
- * a 2xx for a forged credential; an answer at all.
+ * a 2xx for a forged credential or for text PostgreSQL cannot store; an answer at all.
  */
 export function judge(request: HostileRequest, answer: RawResponse | Error): Violation[] {
   if (answer instanceof Error) return [{ kind: 'no answer', detail: answer.message }];
@@ -54,6 +67,7 @@ export function judge(request: HostileRequest, answer: RawResponse | Error): Vio
   const violations: Violation[] = [];
   if (status >= 200 && status < 300) {
     if (request.credential.forged && request.operation.authenticated) violations.push({ kind: 'forged credential accepted', status, detail: request.credential.label });
+    if (carriesUnstorableText(request)) violations.push({ kind: 'unstorable text accepted', status, detail: 'U+0000 or an unpaired surrogate was taken' });
     return violations;
   }
   if (status < 400 || status > 599) return [{ kind: 'unexpected status', status, detail: String(status) }];

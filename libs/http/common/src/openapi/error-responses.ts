@@ -94,10 +94,10 @@ const ERROR_SCHEMAS = {
   FieldError: {
     type: 'object',
     description: 'One offending input of a 400 1002.',
-    required: ['field', 'received', 'allowed'],
+    required: ['field', 'allowed'],
     properties: {
       field: { type: 'string', description: 'Parameter name; a dotted path inside a body', example: 'campaignModelSlots.body.text' },
-      received: { type: 'string', description: 'The value as sent, as a string ("undefined" when absent)', example: 'undefined' },
+      received: { type: 'string', description: 'The value as sent, as a string ("undefined" when absent); omitted for secret fields (passwords, tokens, secrets)', example: 'undefined' },
       allowed: { type: 'string', description: 'What is accepted', example: 'string 1-1024' },
     },
   },
