@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
-import { AuthModule, OperatorTokenSettings } from '@platform/auth';
+import { AuthCacheSettings, AuthModule, OperatorTokenSettings } from '@platform/auth';
 import { BaseConfig } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -34,7 +34,10 @@ export class AppFoundationModule {
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
-        AuthModule.forRoot(operatorTokens),
+        AuthModule.forRoot(
+          operatorTokens,
+          new AuthCacheSettings({ current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS }, config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS),
+        ),
         AuditModule.forApp(app),
         TransportReadinessModule,
         HealthModule,

@@ -1,21 +1,30 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DocumentBuilder } from '@nestjs/swagger';
+import { PlatformMetrics } from '@platform/observability';
+import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthGuard } from './auth.guard';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { Authenticator } from './authenticator';
+import { CacheSeal } from './cache-seal';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
 import { TenantAccessService } from './tenant-access.service';
 
-/** Needs the app's TypeORM DataSource and the REDIS client. */
+/** Needs the app's TypeORM DataSource, the REDIS client and PlatformMetrics. */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(settings: OperatorTokenSettings): DynamicModule {
+  static forRoot(settings: OperatorTokenSettings, cache: AuthCacheSettings): DynamicModule {
     return {
       module: AuthModule,
       providers: [
         { provide: OperatorTokenVerifier, useFactory: () => new OperatorTokenVerifier(settings) },
+        { provide: AuthCacheSettings, useValue: cache },
+        {
+          provide: CacheSeal,
+          useFactory: (metrics: PlatformMetrics) => new CacheSeal(cache.secrets, (name) => metrics.cacheEntryRefused(name)),
+          inject: [PlatformMetrics],
+        },
         AuthReadsRepository,
         CredentialStore,
         Authenticator,

@@ -47,14 +47,22 @@ describe('loadConfig', () => {
     },
   );
 
+  it('refuses production without its own CACHE_SECRET: the development value, or one shorter than 32 characters', () => {
+    const production = { ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' };
+    expect(problemsOf(production)).toEqual([expect.stringMatching(/^CACHE_SECRET is refused in production: the development value/)]);
+    expect(problemsOf({ ...production, CACHE_SECRET: 'Jk2mXq9vTz4wLp8s' })).toEqual([expect.stringMatching(/^CACHE_SECRET is refused in production: shorter than 32/)]);
+    expect(problemsOf(valid)).toEqual([]);
+  });
+
   it('needs a way to verify operator tokens', () => {
     expect(problemsOf({ ...valid, OPERATOR_JWKS_URL: undefined })).toEqual([expect.stringMatching(/^OPERATOR_JWKS_URL is missing/)]);
   });
 
   it('requires a transport namespace in production only, and refuses one that cannot be a channel prefix', () => {
     expect(problemsOf(valid)).toEqual([]);
-    expect(problemsOf({ ...valid, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
-    expect(problemsOf({ ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([]);
+    const cacheSecret = 'Jk2mXq9vTz4wLp8sJk2mXq9vTz4wLp8s';
+    expect(problemsOf({ ...valid, NODE_ENV: 'production', CACHE_SECRET: cacheSecret })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
+    expect(problemsOf({ ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', CACHE_SECRET: cacheSecret })).toEqual([]);
     expect(problemsOf({ ...valid, TRANSPORT_NAMESPACE: 'staging:*' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is malformed/)]);
   });
 });

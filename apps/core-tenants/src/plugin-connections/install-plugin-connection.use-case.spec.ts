@@ -1,6 +1,6 @@
 import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { hashSecretToken, trustedTenantScope } from '@platform/auth';
-import type { TenantScope } from '@platform/auth';
+import type { CredentialStore, TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { BillingProvider } from './billing/billing.provider';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
@@ -72,7 +72,8 @@ function useCase(target: Partial<InstallTarget> = {}) {
   const vms = new FakeVms();
   const audited: AuditRecord[] = [];
   const audit = { record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) } as unknown as AuditTrail;
-  const install = new InstallPluginConnectionUseCase(installs.asRepository(), billing, vms, audit);
+  const credentials = { forgetUnknownConnection: async () => undefined } as unknown as CredentialStore;
+  const install = new InstallPluginConnectionUseCase(installs.asRepository(), billing, vms, audit, credentials);
   return { installs, billing, vms, audited, execute: (plugin = pluginID) => install.execute({ scope: trustedTenantScope(tenantID), pluginID: plugin }) };
 }
 

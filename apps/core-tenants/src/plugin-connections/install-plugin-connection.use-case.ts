@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
-import { generateSecretToken, hashSecretToken } from '@platform/auth';
+import { CredentialStore, generateSecretToken, hashSecretToken } from '@platform/auth';
 import type { TenantScope } from '@platform/auth';
 import type { InstallPluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
@@ -36,6 +36,7 @@ export class InstallPluginConnectionUseCase {
     private readonly billing: BillingProvider,
     private readonly vms: VmProvider,
     private readonly audit: AuditTrail,
+    private readonly credentials: CredentialStore,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
@@ -80,6 +81,7 @@ export class InstallPluginConnectionUseCase {
       await this.release(resources);
       throw new AppException('PluginAlreadyInstalled');
     }
+    await this.credentials.forgetUnknownConnection(pluginConnectionID);
     return { pluginConnectionID, pluginConnectionToken: token, pluginID, kind: plugin.kind };
   }
 

@@ -47,6 +47,7 @@ export class PlatformMetrics {
   readonly transportRequestDuration: Histogram<'pattern' | 'outcome'>;
   readonly providerCallDuration: Histogram<'provider' | 'operation' | 'outcome'>;
   readonly rateLimitRefusals: Counter<'limit'>;
+  readonly cacheEntriesRefused: Counter<'cache'>;
   /** PostgreSQL pools by name; a pool not created yet answers undefined. */
   private readonly databasePools = new Map<string, () => PoolCounts | undefined>();
 
@@ -81,6 +82,12 @@ export class PlatformMetrics {
       labelNames: ['limit'],
       registers,
     });
+    this.cacheEntriesRefused = new Counter({
+      name: `${METRIC_PREFIX}cache_entries_refused_total`,
+      help: 'Redis cache entries whose MAC did not verify (forged, moved to another key, or sealed with a retired secret), read through to PostgreSQL instead, by cache.',
+      labelNames: ['cache'],
+      registers,
+    });
     this.addScrapeGauge({
       name: 'db_pool_connections_in_use',
       help: 'PostgreSQL connections of the pool checked out by a query or transaction, by pool.',
@@ -107,6 +114,11 @@ export class PlatformMetrics {
   /** Counts one request refused by the named limit or throttle. */
   refused(limit: string): void {
     this.rateLimitRefusals.inc({ limit });
+  }
+
+  /** Counts one cache entry refused because its MAC did not verify. */
+  cacheEntryRefused(cache: string): void {
+    this.cacheEntriesRefused.inc({ cache });
   }
 
   /** Observes a transport request that started at `startedAt` (`performance.now()`). */
