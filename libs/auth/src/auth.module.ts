@@ -31,7 +31,7 @@ export class AuthModule {
         AuthGuard,
         TenantAccessService,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, AuthGuard, TenantAccessService],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, AuthGuard, TenantAccessService, CacheSeal],
     };
   }
 }

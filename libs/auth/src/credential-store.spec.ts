@@ -42,3 +42,48 @@ describe('CredentialStore plugin secrets', () => {
     expect(await replica.findPlugin(pluginID)).toEqual({ tokenHash: 'second-hash' });
   });
 });
+
+describe('CredentialStore unknown connection ids', () => {
+  const connectionID = '1f0c8a52-3d4e-4b6f-8a7b-9c0d1e2f3a4b';
+  let redis: Redis;
+
+  /** plugin_connections as the store reads it: empty until the test installs the connection. */
+  function connections(): DataSource & { installed: boolean; reads: number } {
+    const fake = {
+      installed: false,
+      reads: 0,
+      query: async () => {
+        fake.reads += 1;
+        return fake.installed ? [{ token_hash: 'hash', tenant_id: 'tenant', plugin_id: pluginID }] : [];
+      },
+    };
+    return fake as unknown as DataSource & typeof fake;
+  }
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterEach(() => redis.del(`auth:v2:connection:${connectionID}`));
+  afterAll(() => redis.quit());
+
+  it('remembers an unknown id, and a replica sees the connection at once once an install clears it', async () => {
+    const database = connections();
+    const installer = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    const replica = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    expect(await replica.findLiveConnection(connectionID)).toBeUndefined();
+    expect(await replica.findLiveConnection(connectionID)).toBeUndefined();
+    expect(database.reads).toBe(1);
+
+    database.installed = true;
+    await installer.forgetUnknownConnection(connectionID);
+    expect(await replica.findLiveConnection(connectionID)).toEqual({ tokenHash: 'hash', tenantID: 'tenant', pluginID });
+  });
+
+  it('remembers nothing when AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS is 0', async () => {
+    const database = connections();
+    const store = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 0));
+    await store.findLiveConnection(connectionID);
+    await store.findLiveConnection(connectionID);
+    expect(database.reads).toBe(2);
+  });
+});
