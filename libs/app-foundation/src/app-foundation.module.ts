@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
-import { AuthModule, OperatorTokenSettings } from '@platform/auth';
+import { AuthCacheSettings, AuthModule, OperatorTokenSettings } from '@platform/auth';
 import { BaseConfig, parseRateLimit } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -35,11 +35,11 @@ export class AppFoundationModule {
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
-        AuthModule.forRoot(operatorTokens, {
-          app,
-          principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL),
-          tenant: parseRateLimit(config.RATE_LIMIT_TENANT),
-        }),
+        AuthModule.forRoot(
+          operatorTokens,
+          { app, principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL), tenant: parseRateLimit(config.RATE_LIMIT_TENANT) },
+          new AuthCacheSettings({ current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS }, config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS),
+        ),
         AuditModule.forApp(app),
         TransportReadinessModule,
         HealthModule,

@@ -1,22 +1,31 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { DocumentBuilder } from '@nestjs/swagger';
+import { PlatformMetrics } from '@platform/observability';
+import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthGuard } from './auth.guard';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { Authenticator } from './authenticator';
+import { CacheSeal } from './cache-seal';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
 import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
 import { TenantAccessService } from './tenant-access.service';
 
-/** Needs the app's TypeORM DataSource, the REDIS client and its QuotaCounters. */
+/** Needs the app's TypeORM DataSource, the REDIS client, its QuotaCounters and PlatformMetrics. */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(settings: OperatorTokenSettings, quotas: RequestQuotaSettings): DynamicModule {
+  static forRoot(settings: OperatorTokenSettings, quotas: RequestQuotaSettings, cache: AuthCacheSettings): DynamicModule {
     return {
       module: AuthModule,
       providers: [
         { provide: OperatorTokenVerifier, useFactory: () => new OperatorTokenVerifier(settings) },
+        { provide: AuthCacheSettings, useValue: cache },
+        {
+          provide: CacheSeal,
+          useFactory: (metrics: PlatformMetrics) => new CacheSeal(cache.secrets, (name) => metrics.cacheEntryRefused(name)),
+          inject: [PlatformMetrics],
+        },
         AuthReadsRepository,
         CredentialStore,
         Authenticator,
@@ -25,7 +34,7 @@ export class AuthModule {
         AuthGuard,
         TenantAccessService,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, CacheSeal],
     };
   }
 }

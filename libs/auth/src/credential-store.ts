@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
+import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
+import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { readRedisCopy } from './redis-copy';
 
@@ -29,10 +31,16 @@ const REMOVAL_IN_PROGRESS_TTL_SECONDS = 10 * 60;
 /** Plugin secrets kept in-process at once, per replica. */
 const LOCAL_PLUGIN_SECRETS = 10_000;
 
-const pluginKey = (id: string) => `auth:v1:plugin:${id}`;
-const connectionKey = (id: string) => `auth:v1:connection:${id}`;
-const connectionTombstoneKey = (id: string) => `auth:v1:connection-revoked:${id}`;
-const connectionRemovalKey = (id: string) => `auth:v1:connection-removing:${id}`;
+/** Entries are sealed (cache-seal.ts); v1 entries, unsealed, are never read. */
+const pluginKey = (id: string) => `auth:v2:plugin:${id}`;
+const connectionKey = (id: string) => `auth:v2:connection:${id}`;
+const connectionTombstoneKey = (id: string) => `auth:v2:connection-revoked:${id}`;
+/** Only ever sends lookups to PostgreSQL, so a forged one grants and refuses nothing: left unsealed. */
+const connectionRemovalKey = (id: string) => `auth:v2:connection-removing:${id}`;
+
+/** The sealed value of an id PostgreSQL does not know (a negative entry). */
+const UNKNOWN = 'null';
+const REVOKED = 'revoked';
 
 /** Fills the cache only while neither a tombstone nor a removal in progress exists. */
 const FILL_UNLESS_REVOKED = `if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
@@ -53,6 +61,12 @@ const FILL_UNLESS_REVOKED = `if redis.call('EXISTS', KEYS[2]) == 0 and redis.cal
  * A crash after 1 leaves at worst a mark that costs lookups a PostgreSQL read
  * until it lapses; a crash after 2 still refuses the token. When Redis is
  * unavailable, lookups go to PostgreSQL.
+ *
+ * Every value read from Redis is sealed (CacheSeal): one that does not verify
+ * is a miss, so writing to Redis grants nothing PostgreSQL did not. Ids
+ * PostgreSQL does not know are remembered for `unknownCredentialTtlSeconds`
+ * (sealed too), so garbage credentials cost no query on repeat; an install
+ * clears its connection's entry (`forgetUnknownConnection`).
  */
 @Injectable()
 export class CredentialStore {
@@ -62,6 +76,8 @@ export class CredentialStore {
   constructor(
     private readonly reads: AuthReadsRepository,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly seal: CacheSeal,
+    private readonly settings: AuthCacheSettings,
   ) {}
 
   /**
@@ -70,43 +86,67 @@ export class CredentialStore {
    * nothing of when a new plugin token takes over (at most CACHE_TTL_SECONDS),
    * and spares a Redis round trip on most plugin requests. Connection secrets
    * are never kept here: their revocation must hold at once on every replica.
+   * Neither are unknown ids: a plugin registered meanwhile must be seen as soon
+   * as its negative entry lapses in Redis.
    */
   async findPlugin(pluginID: string): Promise<StoredPluginSecret | undefined> {
     const kept = this.pluginSecrets.get(pluginID, Date.now());
     if (kept) return kept;
+    const key = pluginKey(pluginID);
     const readAt = Date.now();
-    const copy = await readRedisCopy(this.redis, pluginKey(pluginID)).catch((error: unknown) => {
+    const copy = await readRedisCopy(this.redis, key).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'credential cache unavailable, reading PostgreSQL');
       return undefined;
     });
-    if (copy) {
-      const secret = JSON.parse(copy.value) as StoredPluginSecret;
-      if (copy.expiresAtMs !== undefined) this.pluginSecrets.set(pluginID, secret, copy.expiresAtMs);
+    const value = copy && this.seal.open('plugin', key, copy.value, readAt);
+    if (value === UNKNOWN) return undefined;
+    if (value !== undefined) {
+      const secret = JSON.parse(value) as StoredPluginSecret;
+      if (copy?.expiresAtMs !== undefined) this.pluginSecrets.set(pluginID, secret, copy.expiresAtMs);
       return secret;
     }
     const tokenHash = await this.reads.pluginTokenHash(pluginID);
-    if (tokenHash === undefined) return undefined;
+    if (tokenHash === undefined) {
+      await this.writeCache(key, UNKNOWN, this.settings.unknownCredentialTtlSeconds);
+      return undefined;
+    }
     const secret: StoredPluginSecret = { tokenHash };
-    await this.writeCache(pluginKey(pluginID), secret);
+    await this.writeCache(key, JSON.stringify(secret), CACHE_TTL_SECONDS);
     this.pluginSecrets.set(pluginID, secret, readAt + CACHE_TTL_SECONDS * 1000);
     return secret;
   }
 
   async findLiveConnection(pluginConnectionID: string): Promise<StoredConnectionSecret | undefined> {
     const keys = [connectionKey(pluginConnectionID), connectionTombstoneKey(pluginConnectionID), connectionRemovalKey(pluginConnectionID)];
-    const cached = await this.readCache(keys);
-    if (cached?.[1]) return undefined;
-    const removalInProgress = Boolean(cached?.[2]);
-    if (cached?.[0] && !removalInProgress) return JSON.parse(cached[0]) as StoredConnectionSecret;
+    const readAt = Date.now();
+    const [entry, tombstone, removal] = (await this.readCache(keys)) ?? [];
+    if (tombstone && this.seal.open('connection-revoked', keys[1], tombstone, readAt) === REVOKED) return undefined;
+    const removalInProgress = Boolean(removal);
+    const value = entry && !removalInProgress ? this.seal.open('connection', keys[0], entry, readAt) : undefined;
+    if (value === UNKNOWN) return undefined;
+    if (value !== undefined) return JSON.parse(value) as StoredConnectionSecret;
     const secret: StoredConnectionSecret | undefined = await this.reads.liveConnectionSecret(pluginConnectionID);
-    if (!secret) return undefined;
+    const ttlSeconds = secret ? CACHE_TTL_SECONDS : this.settings.unknownCredentialTtlSeconds;
     // The check and the write are one script, so a removal that begins meanwhile is never undone.
-    if (!removalInProgress) {
+    if (!removalInProgress && ttlSeconds > 0) {
+      const sealed = this.seal.seal(keys[0], secret ? JSON.stringify(secret) : UNKNOWN, Date.now() + ttlSeconds * 1000);
       await this.redis
-        .eval(FILL_UNLESS_REVOKED, keys.length, ...keys, JSON.stringify(secret), CACHE_TTL_SECONDS)
+        .eval(FILL_UNLESS_REVOKED, keys.length, ...keys, sealed, ttlSeconds)
         .catch((error: unknown) => this.logger.warn({ err: error }, 'credential cache fill failed'));
     }
     return secret;
+  }
+
+  /**
+   * After an install commits: drops a negative entry left by a lookup of the
+   * new id, so its token works at once on every replica. Best effort: the
+   * install has committed and its token must reach the client; an entry left
+   * by a Redis failure lapses within `unknownCredentialTtlSeconds`.
+   */
+  async forgetUnknownConnection(pluginConnectionID: string): Promise<void> {
+    await this.redis.del(connectionKey(pluginConnectionID)).catch((error: unknown) => {
+      this.logger.warn({ err: error, pluginConnectionID }, 'negative credential entry not cleared; it lapses on its own');
+    });
   }
 
   /**
@@ -138,7 +178,12 @@ export class CredentialStore {
   async revokeConnection(pluginConnectionID: string): Promise<void> {
     await this.redis
       .multi()
-      .set(connectionTombstoneKey(pluginConnectionID), '1', 'EX', TOMBSTONE_TTL_SECONDS)
+      .set(
+        connectionTombstoneKey(pluginConnectionID),
+        this.seal.seal(connectionTombstoneKey(pluginConnectionID), REVOKED, Date.now() + TOMBSTONE_TTL_SECONDS * 1000),
+        'EX',
+        TOMBSTONE_TTL_SECONDS,
+      )
       .del(connectionKey(pluginConnectionID))
       .exec();
   }
@@ -152,8 +197,10 @@ export class CredentialStore {
     }
   }
 
-  private async writeCache(key: string, value: object): Promise<void> {
-    await this.redis.set(key, JSON.stringify(value), 'EX', CACHE_TTL_SECONDS).catch((error: unknown) => {
+  private async writeCache(key: string, value: string, ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return;
+    const sealed = this.seal.seal(key, value, Date.now() + ttlSeconds * 1000);
+    await this.redis.set(key, sealed, 'EX', ttlSeconds).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'credential cache fill failed');
     });
   }

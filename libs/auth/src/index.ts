@@ -2,9 +2,12 @@ export { accessGranted, runWithAfterAccess, withAccessStillChecked } from './aft
 export type { AfterAccess } from './after-access';
 export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
+export { AuthCacheSettings } from './auth-cache-settings';
 export { AuthModule, describePluginAuthSchemes } from './auth.module';
 export { parseAuthorizationHeader } from './authorization-header';
 export type { PresentedCredential } from './authorization-header';
+export { CacheSeal } from './cache-seal';
+export type { CacheSecrets } from './cache-seal';
 export { CredentialStore } from './credential-store';
 export { Auth, CurrentPrincipal } from './decorators';
 export { OPERATOR_JWT_ALGORITHM, OperatorTokenVerifier } from './operator-token.verifier';

@@ -2,9 +2,11 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthReadsRepository } from './auth-reads.repository';
+import { CacheSeal } from './cache-seal';
 import { TenantAccessService } from './tenant-access.service';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+const seal = new CacheSeal({ current: 'a-cache-secret-for-these-tests-only-000' });
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const operator = { kind: 'operator' as const, operatorID: '3b241101-e2bb-4255-8caf-4136c566a962' };
 const plugin = { kind: 'plugin' as const, pluginID: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
@@ -40,44 +42,44 @@ describe('TenantAccessService standings', () => {
   });
   afterEach(async () => {
     vi.useRealTimers();
-    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`, `auth:v1:standing:${tenantID}:plugin:${plugin.pluginID}`);
+    await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`, `auth:v2:standing:${tenantID}:plugin:${plugin.pluginID}`);
   });
   afterAll(() => redis.quit());
 
   it('sees an operator leaving a tenant once the 5 s standing read before has expired, not later', async () => {
     const db = database();
-    const access = new TenantAccessService(new AuthReadsRepository(db), redis);
+    const access = new TenantAccessService(new AuthReadsRepository(db), redis, seal);
     await access.require(operator, tenantID);
     db.role = null;
     await access.require(operator, tenantID);
     expect(db.reads).toBe(1);
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5_001 });
-    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`);
+    await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
     expect(await refusalOf(access.require(operator, tenantID))).toBe('Forbidden');
     expect(db.reads).toBe(2);
   });
 
   it('takes an operator standing another replica read from Redis, until that copy expires', async () => {
     const first = database();
-    await new TenantAccessService(new AuthReadsRepository(first), redis).require(operator, tenantID);
+    await new TenantAccessService(new AuthReadsRepository(first), redis, seal).require(operator, tenantID);
     const second = database();
     second.role = null;
-    const replica = new TenantAccessService(new AuthReadsRepository(second), redis);
+    const replica = new TenantAccessService(new AuthReadsRepository(second), redis, seal);
     await replica.require(operator, tenantID);
     expect(second.reads).toBe(0);
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5_001 });
-    await redis.del(`auth:v1:standing:${tenantID}:operator:${operator.operatorID}`);
+    await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
     expect(await refusalOf(replica.require(operator, tenantID))).toBe('Forbidden');
   });
 
   it('refuses a plugin at once when its standing is forgotten (its connection removed)', async () => {
     const db = database();
-    const access = new TenantAccessService(new AuthReadsRepository(db), redis);
+    const access = new TenantAccessService(new AuthReadsRepository(db), redis, seal);
     await access.require(plugin, tenantID);
     db.installed = false;
-    await new TenantAccessService(new AuthReadsRepository(database()), redis).forget(tenantID, `plugin:${plugin.pluginID}`);
+    await new TenantAccessService(new AuthReadsRepository(database()), redis, seal).forget(tenantID, `plugin:${plugin.pluginID}`);
     expect(await refusalOf(access.require(plugin, tenantID))).toBe('Forbidden');
   });
 });

@@ -4,6 +4,7 @@ import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { accessGranted } from './after-access';
 import { AuthReadsRepository } from './auth-reads.repository';
+import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
@@ -25,7 +26,10 @@ export interface AccessRequirement {
  */
 const STANDING_TTL_SECONDS = 5;
 
-const standingKey = (tenantID: string, subject: string) => `auth:v1:standing:${tenantID}:${subject}`;
+/** Entries are sealed (cache-seal.ts); v1 entries, unsealed, are never read. */
+const standingKey = (tenantID: string, subject: string) => `auth:v2:standing:${tenantID}:${subject}`;
+
+const STANDINGS: readonly Standing[] = ['no-tenant', 'none', 'member', 'owner', 'installed'];
 
 /** Operator standings kept in-process at once, per replica. */
 const LOCAL_OPERATOR_STANDINGS = 10_000;
@@ -50,6 +54,7 @@ export class TenantAccessService {
   constructor(
     private readonly reads: AuthReadsRepository,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly seal: CacheSeal,
   ) {}
 
   /**
@@ -83,17 +88,21 @@ export class TenantAccessService {
       const local = this.operatorStandings.get(key, Date.now());
       if (local) return local;
     }
+    const sharedReadAt = Date.now();
     const shared = await readRedisCopy(this.redis, key).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
       return undefined;
     });
-    if (shared) {
-      if (keptHere && shared.expiresAtMs !== undefined) this.operatorStandings.set(key, shared.value as Standing, shared.expiresAtMs);
-      return shared.value as Standing;
+    // A value that does not verify is a miss: the standing is read from PostgreSQL.
+    const cached = shared && (this.seal.open('standing', key, shared.value, sharedReadAt) as Standing | undefined);
+    if (cached !== undefined && STANDINGS.includes(cached)) {
+      if (keptHere && shared?.expiresAtMs !== undefined) this.operatorStandings.set(key, cached, shared.expiresAtMs);
+      return cached;
     }
     const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
-    await this.redis.set(key, standing, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    const sealed = this.seal.seal(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
+    await this.redis.set(key, sealed, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
     if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;
   }

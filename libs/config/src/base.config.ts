@@ -76,6 +76,32 @@ export class BaseConfig {
   @IsIntegerBetween(500, 60_000)
   TRANSPORT_MAX_MESSAGE_AGE_MS = 5_000;
 
+  /**
+   * Seals the authorization entries every app keeps in Redis (HMAC-SHA256,
+   * docs/security.md, Caches in Redis): the same value in every app. Required
+   * in production, where the development value is refused; at least 32 characters.
+   */
+  @Secret({ minLength: 32 })
+  @IsString({ message: 'must be a secret of at least 32 characters, the same in every app' })
+  CACHE_SECRET = 'development-only-cache-secret-not-for-production';
+
+  /** During a rotation, the previous CACHE_SECRET: entries it sealed are still accepted (docs/security.md). */
+  @IsOptional()
+  @Secret({ minLength: 32 })
+  @IsString({ message: 'must be the previous CACHE_SECRET' })
+  CACHE_SECRET_PREVIOUS?: string;
+
+  /**
+   * Seconds an unknown plugin or connection id is answered 401 from Redis
+   * without a PostgreSQL query; 0 turns it off. A plugin registered meanwhile
+   * works once it lapses (installed connections clear it at once).
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'must be an integer 0-60' })
+  @Min(0, { message: 'must be an integer 0-60' })
+  @Max(60, { message: 'must be an integer 0-60' })
+  AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS = 5;
+
   /** Request bodies above this size are refused with 413 (docs/http-conventions.md). */
   @Type(() => Number)
   @IsInt({ message: 'must be an integer 1024-10485760' })

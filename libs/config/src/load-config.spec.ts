@@ -58,20 +58,27 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...valid, RATE_LIMIT_TENANT: budget })).toEqual([expect.stringMatching(/^RATE_LIMIT_TENANT is malformed: must be <requests>\/<seconds>s/)]);
   });
 
+  it('refuses production without its own CACHE_SECRET: the development value, or one shorter than 32 characters', () => {
+    const production = { ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', REDIS_URL: 'redis://platform:Jk2mXq9vTz4wLp8s@127.0.0.1:6379' };
+    expect(problemsOf(production)).toEqual([expect.stringMatching(/^CACHE_SECRET is refused in production: the development value/)]);
+    expect(problemsOf({ ...production, CACHE_SECRET: 'Jk2mXq9vTz4wLp8s' })).toEqual([expect.stringMatching(/^CACHE_SECRET is refused in production: shorter than 32/)]);
+    expect(problemsOf(valid)).toEqual([]);
+  });
+
   it('needs a way to verify operator tokens', () => {
     expect(problemsOf({ ...valid, OPERATOR_JWKS_URL: undefined })).toEqual([expect.stringMatching(/^OPERATOR_JWKS_URL is missing/)]);
   });
 
   it('requires a transport namespace in production only, and refuses one that cannot be a channel prefix', () => {
     expect(problemsOf(valid)).toEqual([]);
-    const redisWithPassword = { REDIS_URL: 'redis://platform:Jk2mXq9vTz4wLp8s@127.0.0.1:6379' };
+    const redisWithPassword = { REDIS_URL: 'redis://platform:Jk2mXq9vTz4wLp8s@127.0.0.1:6379', CACHE_SECRET: 'Jk2mXq9vTz4wLp8sJk2mXq9vTz4wLp8s' };
     expect(problemsOf({ ...valid, ...redisWithPassword, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is missing/)]);
     expect(problemsOf({ ...valid, ...redisWithPassword, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' })).toEqual([]);
     expect(problemsOf({ ...valid, TRANSPORT_NAMESPACE: 'staging:*' })).toEqual([expect.stringMatching(/^TRANSPORT_NAMESPACE is malformed/)]);
   });
 
   it('refuses in production a Redis URL without a password, and takes one with an ACL user or the default user', () => {
-    const production = { ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production' };
+    const production = { ...valid, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', CACHE_SECRET: 'Jk2mXq9vTz4wLp8sJk2mXq9vTz4wLp8s' };
     for (const REDIS_URL of ['redis://cache.internal:6379', 'rediss://services-api@cache.internal:6380/0']) {
       expect(problemsOf({ ...production, REDIS_URL }), REDIS_URL).toEqual([expect.stringMatching(/^REDIS_URL is malformed: must carry credentials in production/)]);
     }

@@ -1,6 +1,6 @@
 import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { hashSecretToken, trustedTenantScope } from '@platform/auth';
-import type { TenantScope } from '@platform/auth';
+import type { CredentialStore, TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { BillingProvider } from './billing/billing.provider';
 import type { InstallIntentReconciler } from './install-intent.reconciler';
@@ -99,11 +99,14 @@ function useCase(target: Partial<InstallTarget> = {}) {
   const intents = new FakeIntents();
   const nudges: number[] = [];
   const reconciler = { nudge: () => void nudges.push(1) } as unknown as InstallIntentReconciler;
-  const install = new InstallPluginConnectionUseCase(installs.asRepository(), intents.asRepository(), new InstallProvisioning(billing, vms), reconciler, audit, 5);
+  const forgotten: string[] = [];
+  const credentials = { forgetUnknownConnection: async (id: string) => void forgotten.push(id) } as unknown as CredentialStore;
+  const install = new InstallPluginConnectionUseCase(installs.asRepository(), intents.asRepository(), new InstallProvisioning(billing, vms), reconciler, audit, 5, credentials);
   return {
     installs,
     intents,
     nudges,
+    forgotten,
     billing,
     vms,
     audited,
@@ -119,9 +122,11 @@ const errorOf = (promise: Promise<unknown>) =>
 
 describe('InstallPluginConnectionUseCase', () => {
   it('writes a plain connection with the hash of the token it answers, once', async () => {
-    const { installs, billing, vms, audited, execute } = useCase();
+    const { installs, billing, vms, audited, forgotten, execute } = useCase();
     const reply = await execute();
     expect(reply).toMatchObject({ pluginID, kind: 'plain' });
+    // An "unknown connection" entry cached before the commit is cleared, so the new token works at once.
+    expect(forgotten).toEqual([reply.pluginConnectionID]);
     expect(audited).toEqual([
       { action: 'pluginConnection.installed', targetID: reply.pluginConnectionID, summary: { pluginID, kind: 'plain', billing: 'none', vm: 'none' } },
     ]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
-import { generateSecretToken, hashSecretToken } from '@platform/auth';
+import { CredentialStore, generateSecretToken, hashSecretToken } from '@platform/auth';
 import type { TenantScope } from '@platform/auth';
 import type { InstallPluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
@@ -45,6 +45,7 @@ export class InstallPluginConnectionUseCase {
     private readonly reconciler: InstallIntentReconciler,
     private readonly audit: AuditTrail,
     @Inject(INSTALL_INTENT_LEASE_SECONDS) private readonly leaseSeconds: number,
+    private readonly credentials: CredentialStore,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
@@ -78,6 +79,8 @@ export class InstallPluginConnectionUseCase {
       const outcome = await this.commit(scope, { pluginConnectionID, pluginID, plugin, token, resources, claimID });
       if (outcome === 'already-installed') throw new AppException('PluginAlreadyInstalled');
       if (outcome === 'claim-lost') throw new AppException('InternalServiceTimeout');
+      // Best effort (it never throws): a "no such connection" entry cached before the commit lapses on its own.
+      await this.credentials.forgetUnknownConnection(pluginConnectionID);
       return { pluginConnectionID, pluginConnectionToken: token, pluginID, kind: plugin.kind };
     } catch (error) {
       await this.handOver(pluginConnectionID, claimID, error);

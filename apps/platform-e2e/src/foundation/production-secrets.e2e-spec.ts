@@ -67,7 +67,7 @@ describe('production refuses example secrets', () => {
   });
 
   it('marks the provider credentials of each app as secrets', () => {
-    expect(secretVariablesOf(CoreTenantsConfig)).toEqual(expect.arrayContaining(['BILLING_API_KEY', 'VM_PROVIDER_TOKEN', 'OPERATOR_JWT_PRIVATE_KEY', 'DATABASE_URL', 'REDIS_URL']));
+    expect(secretVariablesOf(CoreTenantsConfig)).toEqual(expect.arrayContaining(['BILLING_API_KEY', 'VM_PROVIDER_TOKEN', 'OPERATOR_JWT_PRIVATE_KEY', 'DATABASE_URL', 'REDIS_URL', 'CACHE_SECRET', 'CACHE_SECRET_PREVIOUS']));
     expect(secretVariablesOf(ServicesApiConfig)).toEqual(
       expect.arrayContaining(['SIGN_UP_SECRET', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET', 'WHATSAPP_WEBHOOK_VERIFY_TOKEN', 'SMTP_URL']),
     );

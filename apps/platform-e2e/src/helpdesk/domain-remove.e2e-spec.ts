@@ -160,13 +160,30 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       // The fill was refused (it would outlive the removal's tombstone otherwise).
       const redis = new Redis(TEST_REDIS_URL);
       try {
-        expect(await redis.exists(`helpdesk:v1:hostname:${host}`)).toBe(0);
+        expect(await redis.exists(`helpdesk:v2:hostname:${host}`)).toBe(0);
       } finally {
         redis.disconnect();
       }
       await h.platform.dataSource.query('DELETE FROM helpdesk_domains WHERE hostname = $1', [host]);
       // Had that late fill reached the cache, the removed hostname would resolve again here.
       expect(await other.resolve(host)).toBeUndefined();
+    });
+
+    it('routes no hostname by an entry written to Redis by anyone else: PostgreSQL answers', async () => {
+      const host = 'forjado.acme-atendimento.com.br';
+      await add(host);
+      const directory = second.get(HostnameDirectory);
+      const entry = await directory.resolve(host);
+      const elsewhere = JSON.stringify({ tenantID: await h.platform.fixtures.tenant(), helpCenterID: entry!.helpCenterID });
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        for (const forged of [elsewhere, `${Date.now() + 60_000}.${'A'.repeat(43)}.${elsewhere}`]) {
+          await redis.set(`helpdesk:v2:hostname:${host}`, forged, 'EX', 60);
+          expect(await directory.resolve(host)).toEqual(entry);
+        }
+      } finally {
+        redis.disconnect();
+      }
     });
   });
 

@@ -19,6 +19,7 @@ export function productionEnvironment(app: ProductionApp): Record<string, string
     DATABASE_URL: `postgres://platform:${realSecret()}@db.internal:5432/platform?sslmode=verify-full`,
     REDIS_URL: `rediss://:${realSecret()}@cache.internal:6380/0`,
     TRANSPORT_NAMESPACE: 'production',
+    CACHE_SECRET: realSecret(),
   };
   switch (app) {
     case 'core-tenants':

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CacheSeal } from '@platform/auth';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { DomainsRepository, HostnameEntry } from './domains.repository';
@@ -9,8 +10,10 @@ const CACHE_TTL_SECONDS = 60;
 /** Longer than any read-then-fill race, so a lookup racing a removal cannot re-cache it. */
 const TOMBSTONE_TTL_SECONDS = 120;
 
-const entryKey = (hostname: string) => `helpdesk:v1:hostname:${hostname}`;
-const tombstoneKey = (hostname: string) => `helpdesk:v1:hostname-removed:${hostname}`;
+/** Entries are sealed (CacheSeal), so a value written to Redis by anyone else routes no hostname; v1 entries are never read. */
+const entryKey = (hostname: string) => `helpdesk:v2:hostname:${hostname}`;
+/** Only ever sends lookups to PostgreSQL, so a forged one routes nothing: left unsealed. */
+const tombstoneKey = (hostname: string) => `helpdesk:v2:hostname-removed:${hostname}`;
 
 /**
  * Hostname → help center, for whatever serves help centers by Host header.
@@ -27,15 +30,19 @@ export class HostnameDirectory {
   constructor(
     private readonly domains: DomainsRepository,
     @Inject(REDIS) private readonly redis: Redis,
+    private readonly seal: CacheSeal,
   ) {}
 
   /** `hostname` must be normalised (normalizeHostname). */
   async resolve(hostname: string): Promise<HostnameEntry | undefined> {
+    const readAt = Date.now();
     const cached = await this.redis.mget(entryKey(hostname), tombstoneKey(hostname)).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'hostname cache unavailable, reading PostgreSQL');
       return undefined;
     });
-    if (cached?.[0] && !cached[1]) return JSON.parse(cached[0]) as HostnameEntry;
+    // A value that does not verify is a miss: PostgreSQL answers.
+    const value = cached?.[0] && !cached[1] ? this.seal.open('hostname', entryKey(hostname), cached[0], readAt) : undefined;
+    if (value !== undefined) return JSON.parse(value) as HostnameEntry;
     const entry = await this.domains.entryOf(hostname);
     if (entry && cached && !cached[1]) {
       await this.redis
@@ -44,7 +51,7 @@ export class HostnameDirectory {
           2,
           entryKey(hostname),
           tombstoneKey(hostname),
-          JSON.stringify(entry),
+          this.seal.seal(entryKey(hostname), JSON.stringify(entry), Date.now() + CACHE_TTL_SECONDS * 1000),
           CACHE_TTL_SECONDS,
         )
         .catch((error: unknown) => this.logger.warn({ err: error }, 'hostname cache fill failed'));

@@ -48,6 +48,7 @@ export class PlatformMetrics {
   readonly providerCallDuration: Histogram<'provider' | 'operation' | 'outcome'>;
   readonly rateLimitRefusals: Counter<'limit'>;
   readonly transportMessagesRefused: Counter<'direction' | 'reason'>;
+  readonly cacheEntriesRefused: Counter<'cache'>;
   /** PostgreSQL pools by name; a pool not created yet answers undefined. */
   private readonly databasePools = new Map<string, () => PoolCounts | undefined>();
 
@@ -88,6 +89,12 @@ export class PlatformMetrics {
       labelNames: ['direction', 'reason'],
       registers,
     });
+    this.cacheEntriesRefused = new Counter({
+      name: `${METRIC_PREFIX}cache_entries_refused_total`,
+      help: 'Redis cache entries whose MAC did not verify (forged, moved to another key, or sealed with a retired secret), read through to PostgreSQL instead, by cache.',
+      labelNames: ['cache'],
+      registers,
+    });
     this.addScrapeGauge({
       name: 'db_pool_connections_in_use',
       help: 'PostgreSQL connections of the pool checked out by a query or transaction, by pool.',
@@ -119,6 +126,11 @@ export class PlatformMetrics {
   /** Counts one transport message dropped before it was read (docs/transport.md, Authenticated messages). */
   transportMessageRefused(direction: string, reason: string): void {
     this.transportMessagesRefused.inc({ direction, reason });
+  }
+
+  /** Counts one cache entry refused because its MAC did not verify. */
+  cacheEntryRefused(cache: string): void {
+    this.cacheEntriesRefused.inc({ cache });
   }
 
   /** Observes a transport request that started at `startedAt` (`performance.now()`). */
