@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { recordTenantAccessGranted } from '@platform/observability';
 
 /**
  * Work a request must do once its access check has passed and before its
@@ -24,13 +25,16 @@ export function runWithAfterAccess<T>(work: AfterAccess, action: () => Promise<T
 }
 
 /**
- * Called by an access check once it has passed: runs the request's pending
- * work, once. Undefined when there is none, so a check that has nothing to
+ * Called by an access check once it has passed (its last step): records the
+ * grant on the request (the request budgets read it), and runs the request's
+ * pending work, once. Undefined when there is none, so a check that has nothing to
  * wait for does not await.
  */
 export function accessGranted(): Promise<void> | undefined {
   const pending = pendingWork.getStore();
-  if (!pending?.run || pending.held > 0) return undefined;
+  if (pending && pending.held > 0) return undefined;
+  recordTenantAccessGranted();
+  if (!pending?.run) return undefined;
   const work = pending.run;
   pending.run = undefined;
   return work();

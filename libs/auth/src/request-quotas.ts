@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RateLimitSetting } from '@platform/config';
 import { AppException } from '@platform/errors';
 import { isUuid } from '@platform/http-common';
-import { PlatformMetrics } from '@platform/observability';
+import { currentRequest, PlatformMetrics } from '@platform/observability';
 import { QuotaCounter, QuotaCounters, QuotaReading } from '@platform/redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from './principal';
@@ -90,18 +90,21 @@ export class RequestQuotas {
       throw new AppException('TooManyRequests', { retryAfterSeconds: readings[refused].resetSeconds });
     }
     const tenantCharge = readings.length === charged.length && tenantID && pathTenantOf(request) ? charged[charged.length - 1].counter : undefined;
-    if (tenantCharge) this.refundIfRefused(reply, tenantCharge.key);
+    if (tenantCharge) this.refundUnlessGranted(reply, tenantCharge.key);
   }
 
   /**
    * A tenant is charged before its access check runs (that check needs the
-   * operation's parameters). A request the check refuses (403) is given back
-   * to the tenant, so callers who are not of a tenant cannot spend its budget;
-   * they still spend their own.
+   * operation's parameters, and validation answers before it). A request that
+   * never passed the check (refused 403, or refused 400 by validation before
+   * it) is given back to the tenant once answered, so callers who are not of
+   * a tenant cannot spend its budget; they still spend their own. Outside a
+   * request scope (never, in the apps) only a 403 is given back.
    */
-  private refundIfRefused(reply: FastifyReply, key: string): void {
+  private refundUnlessGranted(reply: FastifyReply, key: string): void {
+    const inScope = currentRequest();
     reply.raw.once('finish', () => {
-      if (reply.statusCode !== 403) return;
+      if (inScope ? inScope.tenantAccessGranted : reply.statusCode !== 403) return;
       this.counters.refund(key).catch((error: unknown) => this.reportFailure(error));
     });
   }

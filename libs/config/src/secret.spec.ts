@@ -25,6 +25,7 @@ const base = {
   DATABASE_URL: 'postgres://app:Xq7-2mPz@db.internal:5432/platform',
   REDIS_URL: 'redis://platform:Xq7-2mPz9vTz4wLp@cache.internal:6379/0',
   TRANSPORT_NAMESPACE: 'production',
+  CACHE_SECRET: 'Pq4nWz8rKt2vXm6sPq4nWz8rKt2vXm6s',
   API_KEY: REAL_KEY,
 };
 
@@ -84,7 +85,7 @@ describe('secrets in production', () => {
   });
 
   it('applies to the variables of the base class too (URLs that carry credentials)', () => {
-    expect(secretVariablesOf(ProviderConfig).sort()).toEqual(['API_KEY', 'DATABASE_URL', 'MAIL_URL', 'REDIS_URL', 'SIGNING_SECRET', 'TRANSPORT_SECRET', 'TRANSPORT_SECRET_ACCEPTED']);
+    expect(secretVariablesOf(ProviderConfig).sort()).toEqual(['API_KEY', 'CACHE_SECRET', 'CACHE_SECRET_PREVIOUS', 'DATABASE_URL', 'MAIL_URL', 'REDIS_URL', 'SIGNING_SECRET', 'TRANSPORT_SECRET', 'TRANSPORT_SECRET_ACCEPTED']);
     expect(problemsOf({ ...base, NODE_ENV: 'production', DATABASE_URL: 'postgres://app:change-me@db.internal:5432/platform' })).toEqual([
       expect.stringMatching(/^DATABASE_URL is refused in production/),
     ]);

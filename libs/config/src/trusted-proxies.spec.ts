@@ -40,7 +40,7 @@ describe('parseTrustedProxies', () => {
     ]);
   });
 
-  it.each(['true', 'TRUE', 'yes', '10.0.0.0/33', '10.0.0.0/255.0.0.0', '300.1.1.1', '10.0.0.1,', '2001:db8::/129', '-1', '1.5', 'example.com'])(
+  it.each(['true', 'TRUE', 'yes', '10.0.0.0/33', '10.0.0.0/255.0.0.0', '300.1.1.1', '10.0.0.1,', '2001:db8::/129', '-1', '1.5', 'example.com', '0.0.0.0/0', '::/0', '10.0.0.0/8,0.0.0.0/0'])(
     'refuses %j',
     (value) => {
       expect(parseTrustedProxies(value)).toBeUndefined();

@@ -18,7 +18,7 @@ export const MAX_TRUSTED_HOPS = 10;
 export const TRUST_PROXY_RULE =
   `a hop count 0-${MAX_TRUSTED_HOPS}, or a comma-separated list of the proxies' addresses and CIDRs ` +
   '(e.g. 10.0.0.0/8,fd00::/8; loopback, linklocal and uniquelocal name those ranges); ' +
-  'never "true", which lets any client choose its own address through X-Forwarded-For (docs/deployment.md)';
+  'never "true", which lets any client choose its own address through X-Forwarded-For (docs/deployment.md), nor a range of every address (/0)';
 
 /** Dotted-quad IPv4 or IPv6 only: ipaddr.js alone would also take classful forms such as `1.5`. */
 const isAddress = (text: string) => ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text);
@@ -29,6 +29,8 @@ function isAddressOrCidr(entry: string): boolean {
   if (prefix === undefined) return isAddress(entry);
   // Only the prefix-length form: proxy-addr also takes `a.b.c.d/255.0.0.0`, which nobody needs here.
   if (rest.length > 0 || !/^\d{1,3}$/.test(prefix) || !isAddress(address!)) return false;
+  // A range of every address (`0.0.0.0/0`, `::/0`) is `true` under another name: refused like it.
+  if (Number(prefix) === 0) return false;
   try {
     ipaddr.parseCIDR(entry);
     return true;

@@ -57,6 +57,21 @@ describe('request logs', () => {
     expect(JSON.stringify(line)).not.toContain(secret);
   });
 
+  it('redact the bound values and key detail of a failed query, on the error and on the driver error inside it', () => {
+    const { logger, lines } = capturedLogger();
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint "plugin_connections_token_hash_key"'), {
+      detail: `Key (token_hash)=(${secret}) already exists.`,
+      parameters: [secret],
+    });
+    const failed = Object.assign(new Error(driverError.message), { query: 'INSERT INTO plugin_connections (token_hash) VALUES ($1)', parameters: [secret], detail: driverError.detail, driverError });
+    logger.root.error({ err: failed }, 'query failed');
+    logger.root.error({ err: new Error('wrapped', { cause: failed }) }, 'query failed');
+    const written = lines();
+    expect(written).toHaveLength(2);
+    expect(JSON.stringify(written)).not.toContain(secret);
+    expect(written[0].err).toMatchObject({ query: 'INSERT INTO plugin_connections (token_hash) VALUES ($1)', parameters: '[redacted]', detail: '[redacted]' });
+  });
+
   it('redact the webhook verify token (and any secret-named query parameter) from the URL, on every line', async () => {
     const verifyToken = 'subscribe-token-0123456789';
     const url = `/v1/webhooks/whatsapp/templates?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=1158201444&password=${secret}`;

@@ -46,8 +46,15 @@ export function loggerOptions(settings: LoggingSettings): LoggerOptions {
     },
     redact: {
       // A failed query's bound values (TypeORM's QueryFailedError.parameters) hold what was written:
-      // password and token hashes among them. The SQL text, with its $n placeholders, stays.
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-hub-signature-256"]', 'err.parameters', 'err.cause.parameters'],
+      // password and token hashes among them, and PostgreSQL's `detail` repeats the values of a
+      // violated key ("Key (token_hash)=(...) already exists"), on the error and on the driver's
+      // error inside it. The SQL text, with its $n placeholders, and the constraint's name stay.
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-hub-signature-256"]',
+        ...['err', 'err.cause'].flatMap((error) => [`${error}.parameters`, `${error}.detail`, `${error}.driverError.parameters`, `${error}.driverError.detail`]),
+      ],
       censor: '[redacted]',
     },
   };

@@ -78,6 +78,16 @@ describe('request budgets of authenticated operations', () => {
     expect((await shortcuts(target.tenantID, target.headers[1])).status).toBe(429);
   });
 
+  it('services-api: requests refused before the access check (400 1002) spend nothing of the tenant\'s budget either', async () => {
+    const target = await tenantWithMembers(2);
+    const outsider = await tenantWithMembers(1);
+    const invalid = () => request(platform.servicesUrl, `/v1/tenants/${target.tenantID}/operators/shortcuts?page=none`, { headers: outsider.headers[0] });
+    expect(await statuses(4, invalid)).toEqual([400, 400, 400, 400]);
+    expect(await statuses(3, () => shortcuts(target.tenantID, target.headers[0]))).toEqual([200, 200, 200]);
+    expect(await statuses(3, () => shortcuts(target.tenantID, target.headers[1]))).toEqual([200, 200, 200]);
+    expect((await shortcuts(target.tenantID, target.headers[1])).status).toBe(429);
+  });
+
   it('core-tenants: an operation on no tenant is charged to the principal only, and its refusals are counted', async () => {
     const metricsUrl = await platform.apps['core-tenants']!.get(MetricsListener).listen(0, '127.0.0.1');
     const refusals = async () => (await scrape(metricsUrl)).value('platform_rate_limit_refusals_total', { limit: 'quota:principal' }) ?? 0;
