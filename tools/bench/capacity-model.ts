@@ -4,7 +4,7 @@ import { hashPassword } from '@platform/auth';
 /**
  * `npm run --silent capacity -- BENCH_OUTPUT`: the capacity model of
  * docs/scaling.md, printed from the output of `npm run bench -- cpu-per-request`
- * (its CPU-per-request and footprint tables) and from k8s/ (each app's CPU
+ * (its CPU-per-request and footprint tables) and from k8s/base/, production's sizes (each app's CPU
  * request, the HPA's target, the pool sizes). Change the code, re-run the
  * bench, and the model follows.
  */
@@ -153,7 +153,7 @@ async function measureSignUp(): Promise<Measured> {
 }
 
 function readK8s(app: AppName): string {
-  return readFileSync(`k8s/${app}.yaml`, 'utf8');
+  return readFileSync(`k8s/base/${app}.yaml`, 'utf8');
 }
 
 function millicores(value: string): number {
@@ -164,8 +164,8 @@ function appShape(app: AppName): AppShape {
   const manifest = readK8s(app);
   const request = manifest.match(/requests:\s*\n\s*cpu:\s*"?([\d.]+m?)"?/)?.[1];
   const limit = manifest.match(/limits:\s*\n\s*cpu:\s*"?([\d.]+m?)"?/)?.[1];
-  const config = readFileSync('k8s/configmap.yaml', 'utf8');
-  if (!request || !limit) throw new Error(`k8s/${app}.yaml: no CPU request or limit`);
+  const config = readFileSync('k8s/base/configmap.yaml', 'utf8');
+  if (!request || !limit) throw new Error(`k8s/base/${app}.yaml: no CPU request or limit`);
   return {
     cpuRequestMillicores: millicores(request),
     cpuLimitMillicores: millicores(limit),

@@ -18,7 +18,7 @@ export const DEFAULT_SECRET_MIN_LENGTH = 16;
 
 /**
  * What marks a value as an example rather than a secret, and why. The repo's
- * examples all carry one: `change-me` in k8s/secret.example.yaml, `sandbox`
+ * examples all carry one: `change-me` in k8s/base/secret.example.yaml, `sandbox`
  * in .env.example and the provider sandbox, `sk_test_` for Stripe test-mode
  * keys, `test-` and the `0123456789` filler in the tests' values, and the
  * development sign-up key. A random secret containing one of these by

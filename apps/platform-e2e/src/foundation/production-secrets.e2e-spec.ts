@@ -13,13 +13,13 @@ const CONFIGS: Record<ProductionApp, new () => object> = {
   'plugins-helpdesk': PluginsHelpdeskConfig,
 };
 
-/** `NAME=value` lines of .env.example and `NAME: "value"` lines of k8s/secret.example.yaml: the documented examples. */
+/** `NAME=value` lines of .env.example and `NAME: "value"` lines of k8s/base/secret.example.yaml: the documented examples. */
 function documentedExamples(): Map<string, string[]> {
   const read = (file: string) => readFileSync(resolve(process.cwd(), file), 'utf8');
   const examples = new Map<string, string[]>();
   const add = (name: string, value: string) => examples.set(name, [...(examples.get(name) ?? []), value]);
   for (const [, name, value] of read('.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)) add(name, value.replace(/^'(.*)'$/, '$1'));
-  for (const [, name, value] of read('k8s/secret.example.yaml').matchAll(/^\s+([A-Z][A-Z0-9_]*): "(.*)"$/gm)) add(name, value);
+  for (const [, name, value] of read('k8s/base/secret.example.yaml').matchAll(/^\s+([A-Z][A-Z0-9_]*): "(.*)"$/gm)) add(name, value);
   return examples;
 }
 
