@@ -6,7 +6,7 @@ import { IsArrayOfLength, IsIntegerNumber, IsJsonObject, IsStringMatching } from
 
 /**
  * campaignModelSlots (docs/campaign-models.md, Data) with the provider's limits
- * (docs/providers.md, Message templates): body text up to 1024 characters, header and footer text up
+ * (docs/external-providers.md, Message templates): body text up to 1024 characters, header and footer text up
  * to 60, at most 10 buttons. Variables are written `{{key}}` in the texts.
  */
 export const HEADER_TYPES = ['text', 'image', 'video', 'gif', 'document', 'location'] as const;

@@ -7,7 +7,7 @@ import { CampaignModelSlotsDto } from './campaign-model-slots.dto';
 import { FILTERS_ALLOWED, IsCampaignModelFilters } from './campaign-model-filters';
 import { IsJsonObject, IsStringList } from './campaign-model.validators';
 
-/** Template categories of the provider (docs/providers.md, Message templates). */
+/** Template categories of the provider (docs/external-providers.md, Message templates). */
 export const CAMPAIGN_MODEL_TYPES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const MAX_TAGS = 50;
 export const MAX_TAG_LENGTH = 64;
