@@ -2,7 +2,7 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 /**
- * Module boundaries (STYLE.md): apps never import each other, libs never
+ * Module boundaries (docs/data-access.md; README, Architecture): apps never import each other, libs never
  * import apps, and each layer depends only on the layers below it.
  * scope:* says whose code it is; type:* says what kind of code it is.
  */

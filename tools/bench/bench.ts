@@ -7,7 +7,7 @@ import { BenchContext, recreateDatabase } from './context';
 import { SCENARIOS } from './scenarios';
 
 /**
- * `npm run bench [-- scenario ...]`: figures for the README and issue notes,
+ * `npm run bench [-- scenario ...]`: figures for docs/benchmarks.md,
  * on this machine, one run. Each scenario works in a fresh database
  * (BENCH_DATABASE, default platform_bench) and Redis database 14
  * (BENCH_REDIS_URL), and starts the apps it measures as separate processes on

@@ -22,7 +22,7 @@ class InstallFitsTransportTimeout implements ValidatorConstraintInterface {
   }
 }
 
-/** core-tenants' environment (README, Configuration). */
+/** core-tenants' environment (docs/configuration.md). */
 export class CoreTenantsConfig extends OperatorTokenClaimsConfig {
   @IsPort()
   CORE_TENANTS_PORT = 3002;

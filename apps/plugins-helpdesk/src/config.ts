@@ -3,7 +3,7 @@ import { IsString, Matches, ValidateBy, ValidateIf } from 'class-validator';
 
 const inProduction = (config: PluginsHelpdeskConfig) => config.NODE_ENV === 'production';
 
-/** plugins-helpdesk's environment (README, Configuration). */
+/** plugins-helpdesk's environment (docs/configuration.md). */
 export class PluginsHelpdeskConfig extends OperatorTokenVerificationConfig {
   @IsPort()
   PLUGINS_HELPDESK_PORT = 3001;

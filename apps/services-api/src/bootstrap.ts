@@ -5,7 +5,7 @@ import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, servers
 import { ServicesApiConfig } from './config';
 import { ServicesApiModule } from './services-api.module';
 
-/** SPEC.md's services API description version. */
+/** The services API's published version (info.version of its OpenAPI document; CHANGELOG.md). */
 export const SERVICES_API_VERSION = '0.84.1';
 
 export async function createServicesApiApp(config: ServicesApiConfig): Promise<NestFastifyApplication> {

@@ -4,7 +4,7 @@ import { IsIn, IsString, Matches, MinLength, ValidateIf } from 'class-validator'
 
 const inProduction = (config: ServicesApiConfig) => config.NODE_ENV === 'production';
 
-/** services-api's environment (README, Configuration). */
+/** services-api's environment (docs/configuration.md). */
 export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsPort()
   SERVICES_API_PORT = 3000;

@@ -20,7 +20,7 @@ export function actorOf(principal: Principal): string {
 export type AuthenticatedRequest = FastifyRequest & { principal?: Principal; quotaCharged?: boolean };
 
 /**
- * Steps 1 and 2 of the check order (DESIGN.md section 4): an empty tenantID
+ * Steps 1 and 2 of the check order (docs/http-conventions.md): an empty tenantID
  * segment is 400 1001; then the credential must be present, valid and of a
  * profile the endpoint accepts, else 401 1003. The verified principal is kept
  * on the request, so nothing verifies the same credential twice. Then the

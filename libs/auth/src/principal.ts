@@ -1,4 +1,4 @@
-/** The three Authorization profiles of SPEC.md, Authentication. */
+/** The three Authorization profiles (docs/authentication.md, Profiles). */
 export const AUTH_PROFILES = ['operator', 'plugin', 'pluginConnection'] as const;
 export type AuthProfile = (typeof AUTH_PROFILES)[number];
 

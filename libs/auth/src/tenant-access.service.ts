@@ -16,7 +16,7 @@ type Standing = 'no-tenant' | 'none' | 'member' | 'owner' | 'installed';
 export interface AccessRequirement {
   /** Only tenant owners pass (operators only; plugins and connections never own a tenant). */
   ownerOnly?: boolean;
-  /** Answer 404 1062 for an unknown tenant (endpoints whose SPEC.md rows list it); else 403. */
+  /** Answer 404 1062 for an unknown tenant (endpoints whose documented errors list it); else 403. */
   tenantNotFoundIs404?: boolean;
 }
 
@@ -37,7 +37,7 @@ const LOCAL_OPERATOR_STANDINGS = 10_000;
 /**
  * Tenant access checks: operator member or owner, plugin installed on the
  * tenant (it has a live connection there), connection of the tenant. Steps 4
- * and 5 of the check order in DESIGN.md section 4: tenant existence, then access.
+ * and 5 of the check order in docs/http-conventions.md: tenant existence, then access.
  */
 @Injectable()
 export class TenantAccessService {

@@ -14,7 +14,7 @@ const ORIGIN = /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9]
 
 const TRANSPORT_SECRET_RULE = 'must be a random string of at least 32 characters';
 
-/** Variables every app reads (DESIGN.md section 7). Defaults are for local use. */
+/** Variables every app reads (docs/configuration.md). Defaults are for local use. */
 export class BaseConfig {
   @IsIn(['development', 'test', 'production'], { message: 'must be one of: development, test, production' })
   NODE_ENV: 'development' | 'test' | 'production' = 'development';

@@ -1,7 +1,7 @@
 import { ERROR_CATALOG, ErrorKey } from './catalog';
 import { isSecretField } from './secret-fields';
 
-/** One offending input of a 400 1002 (DESIGN.md section 5). */
+/** One offending input of a 400 1002 (docs/http-conventions.md, Validation). */
 export interface FieldError {
   /** Parameter name; a dotted path inside a body, e.g. `campaignModelSlots.body.text`. */
   field: string;
@@ -91,7 +91,7 @@ export function renderReceived(value: unknown): string {
   }
 }
 
-/** `{errors: [body]}`: the envelope of SPEC.md, Errors. */
+/** `{errors: [body]}`: the envelope of docs/errors.md. */
 export function errorEnvelope(body: ErrorBody): { errors: [ErrorBody] } {
   return { errors: [body] };
 }

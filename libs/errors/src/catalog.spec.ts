@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG, errorKeyOfCode } from './catalog';
 
-/** SPEC.md, Errors, verbatim. */
+/** The published API's error codes, verbatim: they keep their published meaning (docs/errors.md). */
 const SPEC_ERRORS: [number, string, number, string][] = [
   [1000, 'TenantNotConnectedError', 422, 'This tenant is not connected to the plugin.'],
   [1001, 'MissingTenantIDError', 400, 'tenantID is required.'],
@@ -24,7 +24,7 @@ const SPEC_ERRORS: [number, string, number, string][] = [
 ];
 
 describe('error catalog', () => {
-  it.each(SPEC_ERRORS)('holds SPEC.md error %i exactly', (code, name, status, message) => {
+  it.each(SPEC_ERRORS)('holds published error %i exactly', (code, name, status, message) => {
     const key = errorKeyOfCode(code);
     expect(key).toBeDefined();
     expect(ERROR_CATALOG[key!]).toEqual({ code, name, status, message });
@@ -36,7 +36,7 @@ describe('error catalog', () => {
     expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
   });
 
-  it('numbers its own codes clear of SPEC.md\'s', () => {
+  it('numbers its own codes clear of the published ones', () => {
     const specCodes = new Set(SPEC_ERRORS.map(([code]) => code));
     const own = Object.values(ERROR_CATALOG).filter((entry) => !specCodes.has(entry.code));
     for (const entry of own) expect(entry.code >= 1900 && entry.code < 2000 || entry.code >= 5900 && entry.code < 5999).toBe(true);

@@ -1,8 +1,8 @@
 /**
  * The error catalog: every error the platform can answer with, as data.
  *
- * Codes 1000-1847, 5002, 5016 and 5999 are SPEC.md's. Codes this codebase adds
- * are numbered in the 19xx (client) and 59xx (server) ranges, clear of SPEC.md's,
+ * Codes 1000-1847, 5002, 5016 and 5999 are the published API's. Codes this codebase
+ * adds are numbered in the 19xx (client) and 59xx (server) ranges, clear of them,
  * and listed in docs/errors.md. No module invents a code or a message inline.
  */
 export const ERROR_CATALOG = {

@@ -61,7 +61,8 @@ export function toAppException(exception: unknown): AppException | undefined {
 
 /**
  * A tenant-scoped path whose tenantID segment is empty (`/v1/tenants//...`,
- * or `/v1/tenants/` at the end) matches no route; SPEC.md answers it 400 1001.
+ * or `/v1/tenants/` at the end) matches no route; the API answers it 400 1001
+ * (step 1 of the check order, docs/http-conventions.md).
  */
 const EMPTY_TENANT_SEGMENT = /^(?:\/helpdesk)?\/v1\/tenants\/(?:\/|$|\?)/;
 
@@ -100,7 +101,7 @@ export function replyWithFrameworkError(error: Error, _request: FastifyRequest, 
 }
 
 /**
- * The one HTTP exception filter: every error leaves in SPEC.md's envelope.
+ * The one HTTP exception filter: every error leaves in the envelope of docs/errors.md.
  * Unexpected exceptions are logged with their stack and answered 500 5999,
  * without internals.
  */

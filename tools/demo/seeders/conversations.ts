@@ -7,7 +7,7 @@ const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
  * Shortcuts of both scopes for the owner and the member, a contact with
  * several sessions (two of them unlisted, one of which the member cannot
  * see), messages, an AI summary, and unread notifications in several
- * categories for both operators (DESIGN.md section 10).
+ * categories for both operators (docs/quick-start.md, The demo fixture).
  */
 export const seedConversations: AreaSeeder = async ({ manager, base }) => {
   const conversations = new ConversationFixtures(manager);

@@ -23,7 +23,7 @@ export interface AreaSeedContext {
   base: BaseFixture;
 }
 
-/** Keys of the demo fixture added by areas (DESIGN.md section 10). */
+/** Keys of the demo fixture added by areas (docs/quick-start.md, The demo fixture). */
 export interface AreaFixtures {
   contactID?: string;
   sessionID?: string;

@@ -14,7 +14,7 @@ export class TenantsController {
     private readonly readTenant: ReadTenantUseCase,
   ) {}
 
-  /** Operation 15 of SPEC.md. */
+  /** Operation 15 (docs/operations.md). */
   @Get('tenants')
   @Auth('operator')
   @ApiOperation({ summary: 'List the tenants of the operator token', description: 'Each with the operator\'s role in it, by name.' })

@@ -114,7 +114,7 @@ export async function readModelUntil(
   }, timeoutMs);
 }
 
-/** SPEC.md's error bodies, exactly. */
+/** The published error bodies, exactly (libs/errors/src/catalog.ts, docs/errors.md). */
 export const ERRORS = {
   missingTenantID: { statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' },
   unauthorized: { statusCode: 401, error: 'UnauthorizedError', error_code: 1003, message: 'You are not authorized to perform this request.' },

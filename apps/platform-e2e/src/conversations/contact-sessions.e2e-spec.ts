@@ -193,7 +193,7 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
     }
   });
 
-  it('answers an empty page for a contact unknown on the tenant (SPEC.md lists no 404)', async () => {
+  it('answers an empty page for a contact unknown on the tenant (the operation lists no 404)', async () => {
     const foreignContact = await conversations.contact(otherTenantID);
     for (const contact of ['5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f', foreignContact]) {
       const response = await list(ownerToken, '', contact);

@@ -7,7 +7,7 @@ import { CustomHostnameStage, singleError } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CNAME_TARGET, HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 
-/** SPEC.md operation 12, with the stub's hostnames moved stage by stage and time moved by the test. */
+/** Operation 12 (docs/helpdesk-domains.md, Refresh), with the stub's hostnames moved stage by stage and time moved by the test. */
 const DOMAINS = '/helpdesk/v1/tenants/{tenantID}/helpdesk/domains';
 
 describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh (operation 12)', () => {

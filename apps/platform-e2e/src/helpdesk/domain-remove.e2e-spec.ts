@@ -6,7 +6,7 @@ import Redis from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 
-/** SPEC.md operation 13. */
+/** Operation 13 (docs/helpdesk-domains.md, Remove). */
 describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname} (operation 13)', () => {
   let h: HelpdeskPlatform;
 

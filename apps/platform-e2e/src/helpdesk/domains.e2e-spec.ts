@@ -230,7 +230,7 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
     });
   });
 
-  describe('authentication and access, in the order of DESIGN.md section 4', () => {
+  describe('authentication and access, in the check order of docs/http-conventions.md', () => {
     const expectError = (answer: { response: Response; error?: unknown }, status: number, code: number) => {
       expect({ status: answer.response.status, code: singleError(answer.error).error_code }).toEqual({ status, code });
     };

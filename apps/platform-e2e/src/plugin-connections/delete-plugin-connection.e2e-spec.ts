@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
 
-/** SPEC.md operation 1, across services-api, the Redis transport and core-tenants. */
+/** Operation 1 (docs/plugin-connections.md), across services-api, the Redis transport and core-tenants. */
 describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (operation 1)', () => {
   let platform: TestPlatform;
   let tenantID: string;

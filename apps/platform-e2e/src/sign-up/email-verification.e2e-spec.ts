@@ -30,7 +30,7 @@ const UNAVAILABLE = {
 const EMAIL_ALLOWED = 'e-mail address (no leading dot, no consecutive dots, domain with a dot and an alphabetic top-level part of 2+ letters)';
 const PER_IP_LIMIT = 6;
 
-describe('POST /v1/operators/email-verification (SPEC.md operation 8)', () => {
+describe('POST /v1/operators/email-verification (operation 8, docs/sign-up.md)', () => {
   let env: SignUpPlatform;
   const ask = (body: unknown, headers: Record<string, string> = {}) => requestCode(env.platform, body, headers);
 

@@ -1,6 +1,6 @@
 /**
  * The domain provisioning provider as the help-center domains need it: custom
- * hostnames of one SaaS zone (Cloudflare for SaaS style, PROVIDERS.md).
+ * hostnames of one SaaS zone (Cloudflare for SaaS style: docs/external-providers.md, Custom hostnames).
  */
 
 /** What the provider says about a custom hostname. */

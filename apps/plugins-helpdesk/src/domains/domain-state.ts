@@ -27,7 +27,7 @@ export interface DomainState {
 const CNAME_ERROR = /cname/i;
 
 /**
- * The provider's answer decides the state (SPEC.md, States): `active` only
+ * The provider's answer decides the state (docs/helpdesk-domains.md, Refresh): `active` only
  * when both the hostname and its certificate are active there. Otherwise the
  * domain is `pending` and the reason names the first thing still missing, in
  * the order the customer has to fix them: DNS first, then ownership, then the

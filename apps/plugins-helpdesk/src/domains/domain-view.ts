@@ -1,7 +1,7 @@
 import { StoredDomain } from './domains.repository';
 import { HelpdeskDomain } from './domain.dto';
 
-/** A stored domain as the API shows it (SPEC.md, Helpdesk domain). */
+/** A stored domain as the API shows it (docs/helpdesk-domains.md, Data). */
 export function domainView(domain: StoredDomain): HelpdeskDomain {
   return {
     domainHostname: domain.hostname,

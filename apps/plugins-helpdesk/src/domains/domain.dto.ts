@@ -23,7 +23,7 @@ export class AddDomainBody {
 
 export class ListDomainsQuery extends PaginationQuery(200) {}
 
-/** SPEC.md, Helpdesk domain. */
+/** A helpdesk domain as the API shows it (docs/helpdesk-domains.md, Data). */
 export class HelpdeskDomain {
   @ApiProperty({ example: 'ajuda.acme-atendimento.com.br', description: 'lower-case ASCII; internationalised labels in punycode' })
   domainHostname!: string;

@@ -59,7 +59,7 @@ export class DomainsController {
     return list;
   }
 
-  /** Operation 12 of SPEC.md. */
+  /** Operation 12 (docs/helpdesk-domains.md, Refresh). */
   @Post(':domainHostname/refresh')
   @HttpCode(200)
   @ApiOperation({
@@ -72,7 +72,7 @@ export class DomainsController {
     return this.refreshDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(params.domainHostname) });
   }
 
-  /** Operation 13 of SPEC.md. */
+  /** Operation 13 (docs/helpdesk-domains.md, Remove). */
   @Delete(':domainHostname')
   @ApiOperation({
     summary: 'Remove helpdesk domain',

@@ -3,7 +3,7 @@ import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 
-/** SPEC.md, Limits: one provider check per domain every 10 seconds. */
+/** docs/helpdesk-domains.md, Throttle: one provider check per domain every 10 seconds. */
 export const REFRESH_WINDOW_MS = 10_000;
 
 const key = (domainID: string) => `helpdesk:v1:refresh:${domainID}`;

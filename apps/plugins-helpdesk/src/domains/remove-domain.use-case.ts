@@ -17,7 +17,7 @@ export interface RemoveDomainCommand {
 }
 
 /**
- * Operation 13, in SPEC.md's order: the custom hostname is deleted at the
+ * Operation 13, in its documented order (docs/helpdesk-domains.md, Remove): the custom hostname is deleted at the
  * provider first (already gone there counts as done), then the entry is
  * dropped, then every replica forgets the hostname. A provider failure is
  * 502 1122 and the entry stays, so the call can simply be repeated.

@@ -21,16 +21,16 @@ export interface ScopedRead<Row> {
 }
 
 /**
- * Access to a tenant's help center, after validation (DESIGN.md section 4,
- * steps 4-5; docs/helpdesk-domains.md):
+ * Access to a tenant's help center, after validation (steps 4-5 of the check order in
+ * docs/http-conventions.md; docs/helpdesk-domains.md):
  *
  * 1. 403 1004 when the credential has no business with this tenant: an
  *    operator who is not a member, a plugin other than the helpdesk plugin, a
  *    connection of another plugin or of another tenant, or a tenant that does
- *    not exist (SPEC.md lists no 1062 for these operations);
+ *    not exist (these operations list no 1062);
  * 2. then 422 1000 when the tenant has no live connection of the helpdesk
  *    plugin (for the helpdesk plugin itself this is the "plugin not installed"
- *    case, which SPEC.md answers 1000 rather than 403).
+ *    case, which the API answers 1000 rather than 403).
  *
  * Who you are comes before the tenant's state, so a stranger never learns
  * whether a tenant has the helpdesk connected. Once both pass, the answer is

@@ -1,5 +1,5 @@
 /**
- * Template names as the provider accepts them (PROVIDERS.md): lowercase
+ * Template names as the provider accepts them (docs/external-providers.md, Message templates): lowercase
  * letters, digits and `_`, at most 512 characters.
  */
 export const MAX_NAME_LENGTH = 512;

@@ -5,8 +5,8 @@ import { IsOptional, ValidateNested } from 'class-validator';
 import { IsArrayOfLength, IsIntegerNumber, IsJsonObject, IsStringMatching } from './campaign-model.validators';
 
 /**
- * campaignModelSlots (SPEC.md, Campaign model) with the provider's limits
- * (PROVIDERS.md): body text up to 1024 characters, header and footer text up
+ * campaignModelSlots (docs/campaign-models.md, Data) with the provider's limits
+ * (docs/external-providers.md, Message templates): body text up to 1024 characters, header and footer text up
  * to 60, at most 10 buttons. Variables are written `{{key}}` in the texts.
  */
 export const HEADER_TYPES = ['text', 'image', 'video', 'gif', 'document', 'location'] as const;

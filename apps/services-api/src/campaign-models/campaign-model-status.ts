@@ -1,7 +1,7 @@
 import type { CampaignModelStatus } from '@platform/database';
 
 /**
- * The provider's template statuses (PROVIDERS.md) onto campaignModelStatus.
+ * The provider's template statuses (docs/external-providers.md, Message templates) onto campaignModelStatus.
  * docs/campaign-models.md shows the resulting states and transitions.
  */
 const FROM_PROVIDER: Record<string, CampaignModelStatus> = {

@@ -7,7 +7,7 @@ import { CampaignModelSlotsDto } from './campaign-model-slots.dto';
 import { FILTERS_ALLOWED, IsCampaignModelFilters } from './campaign-model-filters';
 import { IsJsonObject, IsStringList } from './campaign-model.validators';
 
-/** Template categories of the provider (PROVIDERS.md). */
+/** Template categories of the provider (docs/external-providers.md, Message templates). */
 export const CAMPAIGN_MODEL_TYPES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const MAX_TAGS = 50;
 export const MAX_TAG_LENGTH = 64;
@@ -99,7 +99,7 @@ export const SORT_FIELDS = ['createdAt', 'campaignModelID'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 export const SORT_DIRECTIONS = ['-1', '1'] as const;
 
-/** Operation 4's query (DESIGN.md section 5). */
+/** Operation 4's query (docs/http-conventions.md, Paged lists). */
 export class ListCampaignModelsQuery extends PaginationQuery(200) {
   @ApiPropertyOptional({ enum: SORT_FIELDS, default: 'createdAt' })
   @IsOptional()
@@ -129,7 +129,7 @@ export class ModelVariableView {
   @ApiProperty() type!: string;
 }
 
-/** A campaign model as the API shows it (SPEC.md, Campaign model). */
+/** A campaign model as the API shows it (docs/campaign-models.md, Data). */
 export class CampaignModelView {
   @ApiProperty({ format: 'uuid' }) campaignModelID!: string;
   @ApiProperty({ format: 'uuid' }) tenantID!: string;

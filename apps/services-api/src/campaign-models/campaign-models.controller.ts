@@ -19,7 +19,7 @@ import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
 import { Idempotent } from '@platform/idempotency';
 
-/** SPEC.md operations 2-5: campaign models (message templates) of a tenant. */
+/** Operations 2-5 (docs/campaign-models.md): campaign models (message templates) of a tenant. */
 @ApiTags('Campaigns/Models')
 @Controller('v1/tenants/:tenantID/campaigns-models')
 export class CampaignModelsController {

@@ -24,7 +24,7 @@ export interface CampaignModelsSettings {
   webhookVerifyToken?: string;
 }
 
-/** Campaign models (SPEC.md operations 2-5), their provider submission and status sync. Needs JobsModule. */
+/** Campaign models (operations 2-5, docs/campaign-models.md), their provider submission and status sync. Needs JobsModule. */
 @Module({})
 export class CampaignModelsModule {
   static forRoot(settings: CampaignModelsSettings): DynamicModule {

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { Slots } from './template-content';
 
-/** The API's names for a campaign_models row `m` (SPEC.md, Campaign model). */
+/** The API's names for a campaign_models row `m` (docs/campaign-models.md, Data). */
 export const VIEW_COLUMNS = `
   m.id AS "campaignModelID", m.tenant_id AS "tenantID", m.channel AS "campaignModelChannel",
   m.channel_id AS "campaignModelChannelID", m.name AS "campaignModelName", m.type AS "campaignModelType",

@@ -17,7 +17,7 @@ const MEDIA_PARAMETER: Record<string, Record<string, unknown>> = {
 
 /**
  * campaignReqSnippet (operation 5): the JSON body of the provider's "send a
- * template" call (`POST /{version}/{phone-number-id}/messages`, PROVIDERS.md)
+ * template" call (`POST /{version}/{phone-number-id}/messages`, docs/external-providers.md)
  * for this model, pretty-printed so a developer can paste it. Values the
  * sender must supply are `<...>` placeholders; variables with a fallback show it.
  */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUuidValue, PaginationQuery } from '@platform/http-common';
 
-/** SPEC.md, Limits: contact session pages hold 1-50 sessions. */
+/** docs/http-conventions.md, Paged lists: contact session pages hold 1-50 sessions. */
 export const CONTACT_SESSIONS_MAX_PER_PAGE = 50;
 
 export class ContactSessionsParams {

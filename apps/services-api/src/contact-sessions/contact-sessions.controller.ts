@@ -11,7 +11,7 @@ import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 export class ContactSessionsController {
   constructor(private readonly listSessions: ListContactSessionsUseCase) {}
 
-  /** Operation 11 of SPEC.md. */
+  /** Operation 11 (docs/sessions-and-shortcuts.md). */
   @Get()
   @Auth('operator', 'plugin', 'pluginConnection')
   @ApiOperation({

@@ -14,7 +14,7 @@ export interface ListContactSessionsCommand {
 
 /**
  * Operation 11. A contact unknown on the tenant, or with no session the
- * viewer may list, is an empty page (SPEC.md lists no 404 here).
+ * viewer may list, is an empty page (the operation lists no 404).
  */
 @Injectable()
 export class ListContactSessionsUseCase {

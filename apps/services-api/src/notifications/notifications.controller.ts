@@ -10,7 +10,7 @@ import { ApiErrors } from '@platform/http-common';
 export class NotificationsController {
   constructor(private readonly listCounts: ListNotificationCountsUseCase) {}
 
-  /** Operation 14 of SPEC.md. */
+  /** Operation 14 (docs/sessions-and-shortcuts.md). */
   @Get()
   @Auth('operator')
   @ApiOperation({

@@ -48,7 +48,7 @@ export class PluginConnectionsController {
     return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID, idempotencyKey: key }) };
   }
 
-  /** Operation 1 of SPEC.md. */
+  /** Operation 1 (docs/plugin-connections.md). */
   @Delete(':pluginConnectionID')
   @Auth('operator')
   @ApiOperation({

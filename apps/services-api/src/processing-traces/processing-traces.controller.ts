@@ -14,7 +14,7 @@ export class ProcessingTracesController {
     private readonly retrieval: RetrieveProcessingTracesUseCase,
   ) {}
 
-  /** Operation 9 of SPEC.md. */
+  /** Operation 9 (docs/processing-traces.md). */
   @Get()
   @Auth('operator')
   @ApiOperation({
@@ -31,7 +31,7 @@ export class ProcessingTracesController {
     return this.discovery.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID });
   }
 
-  /** Operation 10 of SPEC.md. */
+  /** Operation 10 (docs/processing-traces.md). */
   @Post('retrieval')
   @HttpCode(200)
   @Auth('operator')

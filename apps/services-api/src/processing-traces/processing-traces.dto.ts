@@ -11,7 +11,7 @@ function IsArrayOfLength(min: number, max: number): PropertyDecorator {
   );
 }
 
-/** SPEC.md, Limits: the traces array of a retrieval holds 1-10 elements. */
+/** docs/processing-traces.md, Operation 10: the traces array of a retrieval holds 1-10 elements. */
 export const MAX_RETRIEVAL_TRACES = 10;
 
 export class ProcessingTracesParams {

@@ -12,7 +12,7 @@ import { TraceCredentials } from './trace-credentials';
 import { TraceFanOut } from './trace-fan-out';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 
-/** SPEC.md operations 9 and 10: processing traces from the plugins that provide them (docs/processing-traces.md). */
+/** Operations 9 and 10: processing traces from the plugins that provide them (docs/processing-traces.md). */
 @Module({})
 export class ProcessingTracesModule {
   /** `outbound`: which addresses the providers' endpoints may resolve to, as they come from data (plugins). */

@@ -8,7 +8,7 @@ export type FanOutResult<T> = { provider: TraceProvider } & ({ ok: true; value: 
 /**
  * Calls several providers at once, each under its own time limit, and
  * settles with every provider's result: one that fails, hangs or answers
- * garbage never fails the others (DESIGN.md section 6).
+ * garbage never fails the others (docs/processing-traces.md, Fan-out).
  */
 @Injectable()
 export class TraceFanOut {

@@ -1,4 +1,4 @@
-/** Settings of operations 9 and 10 (README, Configuration). */
+/** Settings of operations 9 and 10 (docs/configuration.md). */
 export interface TraceSettings {
   /** Time limit of one provider call, answer included. */
   providerTimeoutMs: number;

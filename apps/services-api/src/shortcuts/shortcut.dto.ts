@@ -3,7 +3,7 @@ import { SHORTCUT_SCOPES, ShortcutScope } from '@platform/database';
 import { IsOneOf, IsStringOfLength, IsUuidValue, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
-/** SPEC.md, Limits: shortcut search is 1-120 characters; pages hold 1-200 shortcuts. */
+/** docs/sessions-and-shortcuts.md, Operation 7: shortcut search is 1-120 characters; pages hold 1-200 shortcuts. */
 export const SHORTCUT_SEARCH_MAX_LENGTH = 120;
 export const SHORTCUTS_MAX_PER_PAGE = 200;
 

@@ -11,7 +11,7 @@ import { ShortcutListParams, ShortcutListQuery, ShortcutListResponse } from './s
 export class ShortcutsController {
   constructor(private readonly listShortcuts: ListShortcutsUseCase) {}
 
-  /** Operation 7 of SPEC.md. */
+  /** Operation 7 (docs/sessions-and-shortcuts.md). */
   @Get()
   @Auth('operator')
   @ApiOperation({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { domainOf, isOperatorEmail, normaliseEmail } from './email-address';
 
-describe('the e-mail pattern of SPEC.md', () => {
+describe('the e-mail pattern of the API (docs/sign-up.md, Addresses)', () => {
   it.each(['ana@acme.com.br', 'ana.souza+sac@acme-atendimento.com', "o'neil@example.co", 'a@b.io', ' Ana@Acme.COM ', 'a.@acme.com'])('accepts %j', (email) => {
     expect(isOperatorEmail(email)).toBe(true);
   });

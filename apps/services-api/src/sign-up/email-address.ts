@@ -1,7 +1,7 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
 /**
- * SPEC.md's e-mail pattern: a local part that neither starts with a dot nor
+ * The API's e-mail pattern (docs/sign-up.md, Addresses): a local part that neither starts with a dot nor
  * holds two dots in a row, `@`, a domain of dot-separated labels (at least
  * one dot) ending in an alphabetic top-level label of 2+ letters.
  */

@@ -27,7 +27,7 @@ export interface EmailVerificationAnswer {
 }
 
 /**
- * SPEC.md operation 8. Every address takes exactly the same path here,
+ * Operation 8 (docs/sign-up.md). Every address takes exactly the same path here,
  * whether or not it has an account: checks, a new code stored, a mail job
  * enqueued. Whether the mail goes out is decided by the job (an address
  * with an account gets none), so neither the answer nor its timing can

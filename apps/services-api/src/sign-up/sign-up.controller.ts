@@ -37,7 +37,7 @@ export class SignUpController {
     private readonly acceptance: AcceptInvitationUseCase,
   ) {}
 
-  /** SPEC.md operation 8. */
+  /** Operation 8 (docs/sign-up.md, Operation 8 step by step). */
   @Post('operators/email-verification')
   @HttpCode(202)
   @ApiHeader(LANGUAGE_HEADER)
@@ -63,7 +63,7 @@ export class SignUpController {
     return { data };
   }
 
-  /** Completes a sign-up (SPEC.md leaves the body open: docs/sign-up.md). */
+  /** Completes a sign-up (its body is this platform's own: docs/sign-up.md). */
   @Post('operators')
   @HttpCode(201)
   @ApiOperation({

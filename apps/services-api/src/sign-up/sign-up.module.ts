@@ -16,7 +16,7 @@ import { SignUpController } from './sign-up.controller';
 import { SignUpKeys } from './sign-up-keys';
 import { VerificationStore } from './verification-store';
 
-/** Operator sign-up: e-mail verification (SPEC.md operation 8), sign-up completion and tenant invitations. */
+/** Operator sign-up: e-mail verification (operation 8), sign-up completion and tenant invitations. */
 @Module({})
 export class SignUpModule {
   static forRoot(config: ServicesApiConfig): DynamicModule {

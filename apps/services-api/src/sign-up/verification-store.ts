@@ -3,7 +3,7 @@ import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 
-/** SPEC.md, Limits: codes are valid 10 minutes; one request per address per minute. */
+/** docs/sign-up.md, Limits: codes are valid 10 minutes; one request per address per minute. */
 export const CODE_VALIDITY_MS = 10 * 60_000;
 export const RESEND_INTERVAL_MS = 60_000;
 /** The per-address limit's name in `platform_rate_limit_refusals_total`. */

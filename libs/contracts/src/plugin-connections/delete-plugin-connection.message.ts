@@ -1,7 +1,7 @@
 import { IsUUID } from 'class-validator';
 import { defineMessage } from '../message';
 
-/** Removes a live connection of a tenant (SPEC.md operation 1). The caller has checked ownership. */
+/** Removes a live connection of a tenant (operation 1, docs/plugin-connections.md). The caller has checked ownership. */
 export class DeletePluginConnectionPayload {
   @IsUUID('all')
   tenantID!: string;

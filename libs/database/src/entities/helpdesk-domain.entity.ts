@@ -5,7 +5,7 @@ export const HELPDESK_DOMAIN_STATUSES = ['pending', 'active'] as const;
 export type HelpdeskDomainStatus = (typeof HELPDESK_DOMAIN_STATUSES)[number];
 
 /**
- * A custom domain of a help center (SPEC.md, Helpdesk domain). The hostname is
+ * A custom domain of a help center (docs/helpdesk-domains.md, Data). The hostname is
  * stored normalised (lower-case ASCII, IDN labels in punycode) and is unique
  * across the platform: one hostname can point at one help center only.
  */

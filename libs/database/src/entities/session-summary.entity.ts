@@ -10,7 +10,7 @@ export class SessionSummaryEntity {
   @Column({ name: 'tenant_id', type: 'uuid' })
   tenantId!: string;
 
-  /** Free-form object (SPEC.md does not show its structure). */
+  /** Free-form object (the API does not fix its structure). */
   @Column({ type: 'jsonb' })
   summary!: Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Operator shortcuts, contacts, inboxes, sessions, messages, session summaries
- * and notifications, with the indexes behind SPEC.md operations 7, 11 and 14
+ * and notifications, with the indexes behind operations 7, 11 and 14
  * and the counters that make their totals exact without counting rows
  * (docs/sessions-and-shortcuts.md).
  *

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsIntegerInRange } from './validators';
 
-/** SPEC.md: page numbers run from 1 to 9007199254740991 (Number.MAX_SAFE_INTEGER). */
+/** docs/http-conventions.md, Paged lists: page numbers run from 1 to 9007199254740991 (Number.MAX_SAFE_INTEGER). */
 export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 export const DEFAULT_PER_PAGE = 20;
 
@@ -59,7 +59,7 @@ export function pageOffsetOf(request: PageRequest): number | undefined {
   return Number.isSafeInteger(offset) ? offset : undefined;
 }
 
-/** `meta` of campaign-model and shortcut lists (SPEC.md, List metadata). */
+/** `meta` of campaign-model and shortcut lists (docs/http-conventions.md, Paged lists). */
 export interface ListMeta {
   count: number;
   currentPage: number;
@@ -96,7 +96,7 @@ export function sessionListMeta(request: PageRequest, totalCount: number): Sessi
   return { currentPage: request.page, hasMore: hasMoreAfter(request, totalCount), perPage: request.perPage, totalCount };
 }
 
-/** SPEC.md: a paged list answers 206 when more pages exist, else 200. */
+/** docs/http-conventions.md, Paged lists: a paged list answers 206 when more pages exist, else 200. */
 export function pageStatus(meta: { hasMore: boolean }): 200 | 206 {
   return meta.hasMore ? 206 : 200;
 }

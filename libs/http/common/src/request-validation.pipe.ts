@@ -89,7 +89,7 @@ function rememberAccepted(metatype: object, key: string): void {
 /**
  * The one validation pipe: params, query and body are checked against their
  * DTO classes; unknown body fields, bodies that are not JSON objects and every
- * failing rule become 400 1002 with `fields` (DESIGN.md section 5). Values
+ * failing rule become 400 1002 with `fields` (docs/http-conventions.md, Validation). Values
  * keep the type they were sent with: query values stay strings, so `received`
  * shows exactly what the client sent.
  */

@@ -6,7 +6,7 @@ const hex = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789
 const versionDigit = fc.constantFrom(...'12345678');
 const variantDigit = fc.constantFrom(...'89abAB');
 
-/** A UUID by SPEC.md's rule: version 1-8, variant 8/9/a/b, any case. */
+/** A UUID by the API's rule (docs/http-conventions.md, Validation): version 1-8, variant 8/9/a/b, any case. */
 const validUuid = fc
   .tuple(hex(8), hex(4), versionDigit, hex(3), variantDigit, hex(3), hex(12))
   .map(([a, b, version, c, variant, d, e]) => `${a}-${b}-${version}${c}-${variant}${d}-${e}`);

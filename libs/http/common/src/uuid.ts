@@ -1,5 +1,5 @@
 /**
- * SPEC.md's <uuid>: 8-4-4-4-12 hex, version digit 1-8, variant digit 8, 9, a
+ * The API's <uuid> (docs/http-conventions.md, Validation): 8-4-4-4-12 hex, version digit 1-8, variant digit 8, 9, a
  * or b; the nil and the all-f UUIDs are accepted too; case-insensitive.
  */
 const UUID_PATTERN =

@@ -3,7 +3,7 @@ import { isUuid } from './uuid';
 
 /**
  * Validation decorators whose message is the `allowed` text of a 1002 field
- * (DESIGN.md section 5). The pipe reports the first failing one per field.
+ * (docs/http-conventions.md, Validation). The pipe reports the first failing one per field.
  */
 
 export function IsUuidValue(options?: ValidationOptions): PropertyDecorator {

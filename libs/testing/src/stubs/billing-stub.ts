@@ -9,7 +9,7 @@ interface SubscriptionItem {
 }
 
 /**
- * The subset of Stripe's API our billing adapter uses (PROVIDERS.md):
+ * The subset of Stripe's API our billing adapter uses (docs/external-providers.md, Billing):
  * `POST /v1/subscription_items` (form-encoded, Idempotency-Key honoured) and
  * `DELETE /v1/subscription_items/{id}` (404 `resource_missing` once gone).
  */

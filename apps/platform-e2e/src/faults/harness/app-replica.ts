@@ -5,7 +5,7 @@ import { captureOutput, exitOf, spawnTracked, stopChild } from './child-processe
 
 export type AppName = 'core-tenants' | 'services-api' | 'plugins-helpdesk';
 
-/** The variable each app reads its HTTP port from (README, Configuration). */
+/** The variable each app reads its HTTP port from (docs/configuration.md). */
 const PORT_VARIABLE: Record<AppName, string> = {
   'core-tenants': 'CORE_TENANTS_PORT',
   'services-api': 'SERVICES_API_PORT',

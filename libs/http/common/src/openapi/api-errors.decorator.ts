@@ -6,8 +6,8 @@ import { ErrorKey } from '@platform/errors';
 export const ERROR_KEYS_EXTENSION = 'x-error-keys';
 
 /**
- * Declares the errors an operation answers by its own rules (its SPEC.md
- * rows), by catalog key: `@ApiErrors('Forbidden', 'TenantNotFound')`.
+ * Declares the errors an operation answers by its own rules (the errors its
+ * OpenAPI document lists beside the common ones), by catalog key: `@ApiErrors('Forbidden', 'TenantNotFound')`.
  *
  * The errors every operation of a kind answers are not listed here: the
  * document adds them by rule (error-responses.ts), e.g. 401 1003 for a guarded

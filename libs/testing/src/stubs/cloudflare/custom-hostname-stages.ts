@@ -1,7 +1,7 @@
 /**
  * The life of a custom hostname at a Cloudflare-for-SaaS style provider, as
  * the stub plays it: the hostname's `status`, its certificate's `ssl.status`
- * and the errors the provider reports at each stage (PROVIDERS.md).
+ * and the errors the provider reports at each stage (docs/external-providers.md, Custom hostnames).
  */
 export interface StageState {
   status: string;

@@ -64,7 +64,7 @@ interface PlannedFailure {
   remaining: number;
 }
 
-/** Hostnames the real API refuses (PROVIDERS.md): example domains and reserved endings. */
+/** Hostnames the real API refuses (docs/external-providers.md, Custom hostnames): example domains and reserved endings. */
 const REFUSED_HOSTNAME = /(^|\.)(example\.(com|net|org)|test|example|invalid|localhost)$/;
 
 class StubAnswer {
@@ -79,7 +79,7 @@ const failure = (status: number, code: number, message: string) => new StubAnswe
 
 /**
  * A loopback server speaking the subset of Cloudflare's API v4 that the
- * helpdesk's custom-hostname adapter uses (PROVIDERS.md): create, get, list by
+ * helpdesk's custom-hostname adapter uses (docs/external-providers.md): create, get, list by
  * exact hostname and delete custom hostnames of one zone, every answer in the
  * `{success, errors, messages, result}` envelope. Tests drive the hostnames'
  * stages, plan failures and latency, and read the calls it received.
@@ -304,7 +304,7 @@ export class CustomHostnamesStub {
         if (!stored) return failure(404, 1436, 'The custom hostname was not found.');
         call.hostname = stored.hostname;
         this.hostnames.delete(stored.id);
-        // The real API answers a deletion with the bare `{id}`, not the envelope (PROVIDERS.md).
+        // The real API answers a deletion with the bare `{id}`, not the envelope (docs/external-providers.md).
         return new StubAnswer(200, { id: stored.id });
       }
     }

@@ -44,7 +44,7 @@ const CATEGORIES = new Set(['MARKETING', 'UTILITY', 'AUTHENTICATION']);
 
 /**
  * A local stand-in for the WhatsApp Business Cloud API's template subset
- * (PROVIDERS.md): `POST /{version}/{WABA_ID}/message_templates`,
+ * (docs/external-providers.md, Message templates): `POST /{version}/{WABA_ID}/message_templates`,
  * `GET /{version}/{WABA_ID}/message_templates?name=`, and the
  * `message_template_status_update` webhook, signed like the provider signs
  * it. Failure and latency modes let tests and the sandbox play outages.
