@@ -738,7 +738,7 @@ export interface components {
             /** Format: uuid */
             inboxID: string;
             /** @description null while the session has no message */
-            lastMessage: components["schemas"]["LastMessageDto"] | null;
+            lastMessage: components["schemas"]["LastMessageDto"] | (never | null);
             /** Format: date-time */
             manualAt: string | null;
             /**
