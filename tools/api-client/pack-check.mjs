@@ -10,7 +10,8 @@
  *    Node.js imports it and builds the three clients, and TypeScript (module
  *    nodenext) typechecks a consumer against its types.
  *
- * Run `npm run build:api-client` first. The install reaches the registry for
+ * Its dependencies must be at the versions of the root package.json. Run
+ * `npm run build:api-client` first. The install reaches the registry for
  * openapi-fetch, the one dependency, as a plugin author's would.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,12 @@ import { join, relative, resolve } from 'node:path';
 const PACKAGE_DIR = resolve('libs/api-client');
 const TSC = resolve('node_modules/typescript/bin/tsc');
 const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+const root = JSON.parse(readFileSync('package.json', 'utf8'));
+
+// The package runs on the openapi-fetch the repository builds and tests it with.
+for (const [name, version] of Object.entries(manifest.dependencies)) {
+  if (root.dependencies[name] !== version) throw new Error(`libs/api-client depends on ${name} ${version}, the repository on ${root.dependencies[name]}`);
+}
 
 function modulesOf(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
