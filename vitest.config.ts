@@ -14,7 +14,7 @@ export default defineConfig({
   ],
   resolve: { alias },
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts', 'tools/lint/*.spec.mjs'],
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts', 'tools/lint/*.spec.mjs', 'tools/openapi/*.spec.ts'],
     // The fault suite runs built apps in their own processes: vitest.faults.config.ts.
     exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**'],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],

@@ -6,7 +6,9 @@ import { OpenAPIObject } from '@nestjs/swagger';
 import { loadConfig } from '@platform/config';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { API_VERSION } from '@platform/http-common';
 import { OPENAPI_DIR, outOfDate } from './committed-files';
+import { operationIdProblems, versionProblems } from './contract-rules';
 
 /**
  * `npm run openapi` writes each app's OpenAPI document to docs/openapi/<app>.json;
@@ -32,10 +34,23 @@ const APPS: Record<string, () => Promise<OpenAPIObject>> = {
 
 async function main(mode: string | undefined): Promise<void> {
   if (mode !== 'write' && mode !== 'check') throw new Error('usage: documents.js write|check');
+  const documents: Record<string, OpenAPIObject> = {};
+  for (const [app, describe] of Object.entries(APPS)) documents[app] = await describe();
+  const problems = [
+    ...operationIdProblems(documents),
+    ...versionProblems(API_VERSION, documents, {
+      'package.json': packageVersion('package.json'),
+      'libs/api-client/package.json': packageVersion('libs/api-client/package.json'),
+    }),
+  ];
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('\n')}\n`);
+    process.exit(1);
+  }
   const stale: string[] = [];
-  for (const [app, describe] of Object.entries(APPS)) {
+  for (const [app, document] of Object.entries(documents)) {
     const path = `${OPENAPI_DIR}/${app}.json`;
-    const text = `${JSON.stringify(await describe(), null, 2)}\n`;
+    const text = `${JSON.stringify(document, null, 2)}\n`;
     if (mode === 'write') writeFileSync(path, text);
     else if (outOfDate(path, text)) stale.push(path);
   }
@@ -43,6 +58,10 @@ async function main(mode: string | undefined): Promise<void> {
     process.stderr.write(`Out of date: ${stale.join(', ')}. Run \`npm run openapi\` and commit the result.\n`);
     process.exit(1);
   }
+}
+
+function packageVersion(path: string): string | undefined {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version?: string }).version;
 }
 
 main(process.argv[2]).catch((error: unknown) => {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
+import { API_VERSION, ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { PlatformMetrics } from '@platform/observability';
 import { exactlyOnceRedisListener, RpcErrorFilter, RpcValidationPipe, TransportReadiness, transportSettingsOf } from '@platform/transport';
 import { CoreTenantsConfig } from './config';
@@ -36,7 +36,7 @@ export async function createCoreTenantsApp(config: CoreTenantsConfig): Promise<N
 
 const CORE_TENANTS_DOCUMENT: ApiDocumentOptions = {
   title: 'Core REST API',
-  version: '0.84.1',
+  version: API_VERSION,
   description: 'Tenants, operator sign-in and the public keys of operator tokens ({core_url}).',
   servers: serversOf('core-tenants', 3002),
   describeSecurity: describePluginAuthSchemes,

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
+import { API_VERSION, ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { PluginsHelpdeskConfig } from './config';
 import { PluginsHelpdeskModule } from './plugins-helpdesk.module';
 
@@ -16,7 +16,7 @@ export async function createPluginsHelpdeskApp(config: PluginsHelpdeskConfig): P
 
 const PLUGINS_HELPDESK_DOCUMENT: ApiDocumentOptions = {
   title: 'Plugin API: help centers',
-  version: '0.84.1',
+  version: API_VERSION,
   description: 'Plugin API for help centers and their custom domains ({plugins_url}, paths under /helpdesk/v1).',
   servers: serversOf('plugins-helpdesk', 3001),
   describeSecurity: describePluginAuthSchemes,

@@ -1,12 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OpenAPIObject } from '@nestjs/swagger';
 import { describePluginAuthSchemes } from '@platform/auth';
-import { ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
+import { API_VERSION, ApiDocumentOptions, createHttpApp, describeApi, httpSettingsOf, serversOf } from '@platform/http-common';
 import { ServicesApiConfig } from './config';
 import { ServicesApiModule } from './services-api.module';
 
-/** The services API's published version (info.version of its OpenAPI document; CHANGELOG.md). */
-export const SERVICES_API_VERSION = '0.84.1';
+/** The services API's version: the platform's API version (CHANGELOG.md). */
+export const SERVICES_API_VERSION = API_VERSION;
 
 export async function createServicesApiApp(config: ServicesApiConfig): Promise<NestFastifyApplication> {
   return createHttpApp(ServicesApiModule.forRoot(config), {

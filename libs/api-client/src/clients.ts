@@ -1,7 +1,7 @@
 import createClient, { Client, ClientOptions } from 'openapi-fetch';
-import type { components as CoreTenantsComponents, paths as CoreTenantsPaths } from './generated/core-tenants';
-import type { paths as PluginsHelpdeskPaths } from './generated/plugins-helpdesk';
-import type { paths as ServicesApiPaths } from './generated/services-api';
+import type { components as CoreTenantsComponents, paths as CoreTenantsPaths } from './generated/core-tenants.js';
+import type { paths as PluginsHelpdeskPaths } from './generated/plugins-helpdesk.js';
+import type { paths as ServicesApiPaths } from './generated/services-api.js';
 
 /** openapi-fetch's options (headers every request sends, a custom fetch, ...), the base URL aside. */
 export type ApiClientOptions = Omit<ClientOptions, 'baseUrl'>;

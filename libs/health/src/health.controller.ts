@@ -23,14 +23,14 @@ export class HealthController {
   ) {}
 
   @Get('live')
-  @ApiOperation({ summary: 'Liveness probe' })
+  @ApiOperation({ operationId: 'checkLiveness', summary: 'Liveness probe' })
   @HealthCheck()
   live() {
     return this.health.check([]);
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness probe: PostgreSQL and Redis reachable, transport connected' })
+  @ApiOperation({ operationId: 'checkReadiness', summary: 'Readiness probe: PostgreSQL and Redis reachable, transport connected' })
   @HealthCheck()
   async ready() {
     try {

@@ -13,6 +13,7 @@ export class SignInController {
   @Post('sign-in')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'signInOperator',
     summary: 'Sign in an operator',
     description:
       'Answers an operator token. A wrong e-mail or password is 401 1003, the same either way. ' +

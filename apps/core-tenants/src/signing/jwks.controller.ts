@@ -11,7 +11,7 @@ export class JwksController {
 
   @Get('jwks.json')
   @Header('cache-control', 'public, max-age=300')
-  @ApiOperation({ summary: 'Public keys that verify operator tokens (RFC 7517)' })
+  @ApiOperation({ operationId: 'readTokenKeys', summary: 'Public keys that verify operator tokens (RFC 7517)' })
   @ApiNoDependency()
   @ApiOkResponse({
     schema: {

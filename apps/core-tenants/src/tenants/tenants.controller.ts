@@ -17,7 +17,7 @@ export class TenantsController {
   /** Operation 15 (docs/operations.md). */
   @Get('tenants')
   @Auth('operator')
-  @ApiOperation({ summary: 'List the tenants of the operator token', description: 'Each with the operator\'s role in it, by name.' })
+  @ApiOperation({ operationId: 'listOperatorTenants', summary: 'List the tenants of the operator token', description: 'Each with the operator\'s role in it, by name.' })
   @ApiOkResponse({ type: OperatorTenantList })
   async list(@CurrentPrincipal() principal: OperatorPrincipal): Promise<OperatorTenantList> {
     return { data: await this.listTenants.execute({ principal }) };
@@ -26,7 +26,7 @@ export class TenantsController {
   /** A tenant's public details, for its operators, its installed plugins and its own connections. */
   @Get('v1/tenants/:tenantID')
   @Auth('operator', 'plugin', 'pluginConnection')
-  @ApiOperation({ summary: 'Read a tenant' })
+  @ApiOperation({ operationId: 'readTenant', summary: 'Read a tenant' })
   @ApiErrors('TenantNotFound')
   @ApiOkResponse({ type: TenantDetailsResponse })
   async read(@CurrentPrincipal() principal: Principal, @Param() params: TenantParams): Promise<TenantDetailsResponse> {

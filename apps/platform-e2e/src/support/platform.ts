@@ -27,6 +27,7 @@ import {
   VmStub,
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
+import { ContractApp, ResponseContract } from './response-contract';
 
 export type AppName = 'core-tenants' | 'services-api' | 'plugins-helpdesk';
 
@@ -126,9 +127,9 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     helpdeskUrl: urls['plugins-helpdesk'] ?? '',
     apps,
     api: {
-      core: createCoreTenantsClient(urls['core-tenants'] ?? ''),
-      services: createServicesApiClient(urls['services-api'] ?? ''),
-      helpdesk: createPluginsHelpdeskClient(urls['plugins-helpdesk'] ?? ''),
+      core: checkedAgainstDocument('core-tenants', createCoreTenantsClient(urls['core-tenants'] ?? '')),
+      services: checkedAgainstDocument('services-api', createServicesApiClient(urls['services-api'] ?? '')),
+      helpdesk: checkedAgainstDocument('plugins-helpdesk', createPluginsHelpdeskClient(urls['plugins-helpdesk'] ?? '')),
     },
     dataSource,
     fixtures: new FixtureBuilder(dataSource),
@@ -146,4 +147,13 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
       await vms.stop();
     },
   };
+}
+
+let contract: ResponseContract | undefined;
+
+/** The client, every answer of which must keep to the app's committed OpenAPI document (./response-contract.ts). */
+function checkedAgainstDocument<Client extends { use: (middleware: ReturnType<ResponseContract['middleware']>) => void }>(app: ContractApp, client: Client): Client {
+  contract ??= ResponseContract.committed();
+  client.use(contract.middleware(app));
+  return client;
 }

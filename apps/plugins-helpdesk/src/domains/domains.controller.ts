@@ -31,6 +31,7 @@ export class DomainsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'addHelpdeskDomain',
     summary: 'Add a custom domain to the help center',
     description:
       'Registers the hostname at the domain provisioning provider and stores it pending. Among operators, only owners of the tenant add domains; ' +
@@ -44,7 +45,7 @@ export class DomainsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the help center's domains", description: 'By hostname.' })
+  @ApiOperation({ operationId: 'listHelpdeskDomains', summary: "List the help center's domains", description: 'By hostname.' })
   @ApiErrors(...ACCESS_ERRORS)
   @ApiOkResponse({ type: DomainList })
   @ApiPartialContentResponse({ type: DomainList, description: 'more pages are available' })
@@ -63,6 +64,7 @@ export class DomainsController {
   @Post(':domainHostname/refresh')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'refreshHelpdeskDomain',
     summary: 'Refresh helpdesk domain',
     description: 'Re-checks the domain at the provider, at most once per domain every 10 seconds.',
   })
@@ -75,6 +77,7 @@ export class DomainsController {
   /** Operation 13 (docs/helpdesk-domains.md, Remove). */
   @Delete(':domainHostname')
   @ApiOperation({
+    operationId: 'removeHelpdeskDomain',
     summary: 'Remove helpdesk domain',
     description: 'Deletes the custom hostname at the provider, then drops the entry; if the provider fails (502 1122) the entry stays.',
   })

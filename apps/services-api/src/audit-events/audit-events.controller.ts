@@ -16,6 +16,7 @@ export class AuditEventsController {
   @Get()
   @Auth('operator', 'plugin', 'pluginConnection')
   @ApiOperation({
+    operationId: 'listAuditEvents',
     summary: "List the tenant's audit events",
     description:
       'Administrative actions on the tenant (plugin connections, invitations, helpdesk domains, campaign models), newest first, ' +

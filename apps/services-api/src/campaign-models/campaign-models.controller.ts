@@ -35,6 +35,7 @@ export class CampaignModelsController {
   @HttpCode(200)
   @Auth('operator')
   @ApiOperation({
+    operationId: 'createCampaignModel',
     summary: 'Create a campaign model and submit it for provider approval',
     description:
       'The name is normalised (lowercase letters, digits, _) and the first free one of name, name_2, ... is reserved. ' +
@@ -55,6 +56,7 @@ export class CampaignModelsController {
   @Get()
   @Auth('operator')
   @ApiOperation({
+    operationId: 'listCampaignModels',
     summary: 'List campaign models',
     description: 'Ordered by sortField then id; 206 while more pages exist.',
   })
@@ -83,6 +85,7 @@ export class CampaignModelsController {
   @Get(':campaignModelID')
   @Auth('operator')
   @ApiOperation({
+    operationId: 'readCampaignModel',
     summary: 'Read a campaign model, with the provider request that sends it',
   })
   @ApiErrors('CampaignModelNotFound')
@@ -95,6 +98,7 @@ export class CampaignModelsController {
   @Put(':campaignModelID')
   @Auth('operator')
   @ApiOperation({
+    operationId: 'updateCampaignModel',
     summary: 'Update a campaign model\'s metadata and tags',
     description: 'Only campaignModelMeta and campaignModelTags change; the template is not resubmitted.',
   })

@@ -45,6 +45,7 @@ export class TemplateStatusWebhookController {
   @Get()
   @Header('content-type', 'text/plain; charset=utf-8')
   @ApiOperation({
+    operationId: 'confirmTemplateStatusWebhook',
     summary: 'Confirm the webhook subscription to the provider',
     description: 'Answers hub.challenge as plain text when hub.verify_token is WHATSAPP_WEBHOOK_VERIFY_TOKEN; else 403 1004.',
   })
@@ -59,6 +60,7 @@ export class TemplateStatusWebhookController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'receiveTemplateStatusUpdates',
     summary: 'Receive message-template status updates from the provider',
     description: 'Body as the provider sends it. 401 1003 when X-Hub-Signature-256 is not the HMAC-SHA256 of the body with the app secret.',
   })

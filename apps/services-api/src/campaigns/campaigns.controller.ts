@@ -32,7 +32,7 @@ export class CampaignsController {
   /** Operation 6. */
   @Get('stats')
   @Auth('operator')
-  @ApiOperation({ summary: 'Count the tenant\'s campaigns by status' })
+  @ApiOperation({ operationId: 'countCampaignsByStatus', summary: 'Count the tenant\'s campaigns by status' })
   @ApiOkResponse({ type: CampaignStatsResponse })
   async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignStatsParams): Promise<CampaignStatsResponse> {
     return this.getStats.execute({ principal, tenantID: params.tenantID });

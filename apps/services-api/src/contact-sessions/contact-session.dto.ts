@@ -1,4 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+/** The schema that admits null and nothing else, in OpenAPI 3.0 (which has no `type: null`). */
+const NULL_ONLY: SchemaObject = { type: 'object', nullable: true, enum: [null] };
 import { IsUuidValue, PaginationQuery } from '@platform/http-common';
 
 /** docs/http-conventions.md, Paged lists: contact session pages hold 1-50 sessions. */
@@ -29,6 +33,7 @@ export class LastMessageDto {
   messageValue!: unknown;
 }
 
+@ApiExtraModels(LastMessageDto)
 export class SessionDto {
   @ApiProperty({ format: 'uuid' }) sessionID!: string;
   @ApiProperty({ format: 'uuid' }) tenantID!: string;
@@ -41,7 +46,9 @@ export class SessionDto {
   @ApiProperty() sessionActive!: boolean;
   @ApiProperty() sessionListed!: boolean;
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'null while the session has no message' }) sessionLastMessageID!: string | null;
-  @ApiProperty({ type: LastMessageDto, nullable: true, description: 'null while the session has no message' }) lastMessage!: LastMessageDto | null;
+  // OpenAPI 3.0's `nullable` beside a $ref (or its allOf) admits no null: the null is an alternative of its own.
+  @ApiProperty({ anyOf: [{ $ref: getSchemaPath(LastMessageDto) }, NULL_ONLY], description: 'null while the session has no message' })
+  lastMessage!: LastMessageDto | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The AI summary; absent when none exists' })
   sessionSummary?: Record<string, unknown>;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;

@@ -15,6 +15,7 @@ export class ContactSessionsController {
   @Get()
   @Auth('operator', 'plugin', 'pluginConnection')
   @ApiOperation({
+    operationId: 'listContactSessions',
     summary: 'List contact sessions',
     description:
       'A contact\'s sessions, most recently active first (last message time, then sessionID, descending). An operator sees ' +

@@ -14,6 +14,7 @@ export class NotificationsController {
   @Get()
   @Auth('operator')
   @ApiOperation({
+    operationId: 'listNotifications',
     summary: 'List notifications',
     description:
       'The requesting operator\'s unread notification counts in the tenant, keyed by category: an inboxID for inbox ' +

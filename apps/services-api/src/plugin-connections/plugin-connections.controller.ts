@@ -29,6 +29,7 @@ export class PluginConnectionsController {
   @Auth('operator')
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'installPlugin',
     summary: 'Install a plugin on the tenant',
     description:
       'Creates the plugin connection and returns its token once. A paid plugin gets a subscription item at the billing ' +
@@ -52,6 +53,7 @@ export class PluginConnectionsController {
   @Delete(':pluginConnectionID')
   @Auth('operator')
   @ApiOperation({
+    operationId: 'deletePluginConnection',
     summary: 'Delete a plugin connection',
     description:
       'Only tenant owners. A hosted connection\'s VM is deleted first (if that fails: 502 5002 and the connection stays); ' +

@@ -18,6 +18,7 @@ export class ProcessingTracesController {
   @Get()
   @Auth('operator')
   @ApiOperation({
+    operationId: 'discoverProcessingTraces',
     summary: 'Discover processing traces',
     description:
       'The messages of the session that have processing traces, condensed across every trace provider installed on the ' +
@@ -36,6 +37,7 @@ export class ProcessingTracesController {
   @HttpCode(200)
   @Auth('operator')
   @ApiOperation({
+    operationId: 'retrieveProcessingTraces',
     summary: 'Retrieve processing traces',
     description:
       'The steps of the given traces (1-10, as listed by operation 9), read from their providers in parallel, merged in ' +

@@ -15,6 +15,7 @@ export class ShortcutsController {
   @Get()
   @Auth('operator')
   @ApiOperation({
+    operationId: 'listOperatorShortcuts',
     summary: 'List operator shortcuts',
     description:
       'The requesting operator\'s personal shortcuts, then every company-wide one; each group by shortcutBang ' +

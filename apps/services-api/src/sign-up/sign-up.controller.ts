@@ -42,6 +42,7 @@ export class SignUpController {
   @HttpCode(202)
   @ApiHeader(LANGUAGE_HEADER)
   @ApiOperation({
+    operationId: 'requestEmailVerification',
     summary: 'Request operator email verification',
     description:
       'Mails a six-digit code valid 10 minutes (in the background). One request per address per minute and a per-IP limit: 429 1071 with ' +
@@ -67,6 +68,7 @@ export class SignUpController {
   @Post('operators')
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'signUpOperator',
     summary: 'Sign up an operator',
     description:
       'Creates the operator with the code of operation 8 (or an invitation token) and answers an operator token. A wrong, expired or burnt ' +
@@ -85,6 +87,7 @@ export class SignUpController {
   @Auth('operator')
   @ApiHeader(LANGUAGE_HEADER)
   @ApiOperation({
+    operationId: 'inviteOperator',
     summary: 'Invite an operator to a tenant',
     description: 'Owners only (else 403 1004). Mails a single-use invitation token.',
   })
@@ -111,6 +114,7 @@ export class SignUpController {
   @HttpCode(200)
   @Auth('operator')
   @ApiOperation({
+    operationId: 'acceptInvitation',
     summary: 'Accept a tenant invitation with an existing account',
     description:
       'The signed-in operator joins the inviting tenant as a member; the invitation must be for their address, unused and unexpired, ' +

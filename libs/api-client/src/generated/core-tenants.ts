@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Public keys that verify operator tokens (RFC 7517) */
-        get: operations["JwksController_jwks"];
+        get: operations["readTokenKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26,7 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness probe */
-        get: operations["HealthController_live"];
+        get: operations["checkLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -43,7 +43,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness probe: PostgreSQL and Redis reachable, transport connected */
-        get: operations["HealthController_ready"];
+        get: operations["checkReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -63,7 +63,7 @@ export interface paths {
          * List the tenants of the operator token
          * @description Each with the operator's role in it, by name.
          */
-        get: operations["TenantsController_list"];
+        get: operations["listOperatorTenants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -85,7 +85,7 @@ export interface paths {
          * Sign in an operator
          * @description Answers an operator token. A wrong e-mail or password is 401 1003, the same either way. Attempts are limited per client IP, per address from one client (IP and User-Agent) and, far higher, per address from every client, which clients that signed in before pass: 429 1071 with Retry-After. When this replica is computing as many password hashes as it may and its queue is full: 503 5903 with Retry-After, at once.
          */
-        post: operations["SignInController_signIn"];
+        post: operations["signInOperator"];
         delete?: never;
         options?: never;
         head?: never;
@@ -100,7 +100,7 @@ export interface paths {
             cookie?: never;
         };
         /** Read a tenant */
-        get: operations["TenantsController_read"];
+        get: operations["readTenant"];
         put?: never;
         post?: never;
         delete?: never;
@@ -206,7 +206,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    JwksController_jwks: {
+    readTokenKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -268,7 +268,7 @@ export interface operations {
             };
         };
     };
-    HealthController_live: {
+    checkLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -389,7 +389,7 @@ export interface operations {
             };
         };
     };
-    HealthController_ready: {
+    checkReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -510,7 +510,7 @@ export interface operations {
             };
         };
     };
-    TenantsController_list: {
+    listOperatorTenants: {
         parameters: {
             query?: never;
             header?: never;
@@ -605,7 +605,7 @@ export interface operations {
             };
         };
     };
-    SignInController_signIn: {
+    signInOperator: {
         parameters: {
             query?: never;
             header?: never;
@@ -706,7 +706,7 @@ export interface operations {
             };
         };
     };
-    TenantsController_read: {
+    readTenant: {
         parameters: {
             query?: never;
             header?: never;

@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness probe */
-        get: operations["HealthController_live"];
+        get: operations["checkLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26,7 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness probe: PostgreSQL and Redis reachable, transport connected */
-        get: operations["HealthController_ready"];
+        get: operations["checkReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -46,13 +46,13 @@ export interface paths {
          * List the help center's domains
          * @description By hostname.
          */
-        get: operations["DomainsController_list"];
+        get: operations["listHelpdeskDomains"];
         put?: never;
         /**
          * Add a custom domain to the help center
          * @description Registers the hostname at the domain provisioning provider and stores it pending. Among operators, only owners of the tenant add domains; a tenant has at most HELPDESK_MAX_DOMAINS_PER_TENANT (409 1972), and a domain still pending HELPDESK_PENDING_DOMAIN_TTL_DAYS after it was added is removed.
          */
-        post: operations["DomainsController_add"];
+        post: operations["addHelpdeskDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -73,7 +73,7 @@ export interface paths {
          * Remove helpdesk domain
          * @description Deletes the custom hostname at the provider, then drops the entry; if the provider fails (502 1122) the entry stays.
          */
-        delete: operations["DomainsController_remove"];
+        delete: operations["removeHelpdeskDomain"];
         options?: never;
         head?: never;
         patch?: never;
@@ -92,7 +92,7 @@ export interface paths {
          * Refresh helpdesk domain
          * @description Re-checks the domain at the provider, at most once per domain every 10 seconds.
          */
-        post: operations["DomainsController_refresh"];
+        post: operations["refreshHelpdeskDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -212,7 +212,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
+    checkLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -333,7 +333,7 @@ export interface operations {
             };
         };
     };
-    HealthController_ready: {
+    checkReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -454,7 +454,7 @@ export interface operations {
             };
         };
     };
-    DomainsController_list: {
+    listHelpdeskDomains: {
         parameters: {
             query?: {
                 /** @description Page number, 1-9007199254740991 */
@@ -598,7 +598,7 @@ export interface operations {
             };
         };
     };
-    DomainsController_add: {
+    addHelpdeskDomain: {
         parameters: {
             query?: never;
             header?: {
@@ -774,7 +774,7 @@ export interface operations {
             };
         };
     };
-    DomainsController_remove: {
+    removeHelpdeskDomain: {
         parameters: {
             query?: never;
             header?: never;
@@ -920,7 +920,7 @@ export interface operations {
             };
         };
     };
-    DomainsController_refresh: {
+    refreshHelpdeskDomain: {
         parameters: {
             query?: never;
             header?: never;

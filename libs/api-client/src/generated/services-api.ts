@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness probe */
-        get: operations["HealthController_live"];
+        get: operations["checkLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26,7 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness probe: PostgreSQL and Redis reachable, transport connected */
-        get: operations["HealthController_ready"];
+        get: operations["checkReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -48,7 +48,7 @@ export interface paths {
          * Sign up an operator
          * @description Creates the operator with the code of operation 8 (or an invitation token) and answers an operator token. A wrong, expired or burnt code, or an address that already has an account: 400 1002 naming emailVerificationCode. Attempts per client IP are limited: 429 1071 with Retry-After.
          */
-        post: operations["SignUpController_complete"];
+        post: operations["signUpOperator"];
         delete?: never;
         options?: never;
         head?: never;
@@ -68,7 +68,7 @@ export interface paths {
          * Request operator email verification
          * @description Mails a six-digit code valid 10 minutes (in the background). One request per address per minute and a per-IP limit: 429 1071 with Retry-After. Disposable or undeliverable domains: 422 1847. An address that already has an account gets the same 202 and no mail.
          */
-        post: operations["SignUpController_requestVerification"];
+        post: operations["requestEmailVerification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -88,7 +88,7 @@ export interface paths {
          * Accept a tenant invitation with an existing account
          * @description The signed-in operator joins the inviting tenant as a member; the invitation must be for their address, unused and unexpired, else 400 1002 naming invitationToken. New addresses use POST /v1/operators with invitationToken instead.
          */
-        post: operations["SignUpController_accept"];
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -106,7 +106,7 @@ export interface paths {
          * List the tenant's audit events
          * @description Administrative actions on the tenant (plugin connections, invitations, helpdesk domains, campaign models), newest first, for the tenant's owners. Filter by action, actor and time range; 206 while more pages exist.
          */
-        get: operations["AuditEventsController_list"];
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -126,13 +126,13 @@ export interface paths {
          * List campaign models
          * @description Ordered by sortField then id; 206 while more pages exist.
          */
-        get: operations["CampaignModelsController_list"];
+        get: operations["listCampaignModels"];
         put?: never;
         /**
          * Create a campaign model and submit it for provider approval
          * @description The name is normalised (lowercase letters, digits, _) and the first free one of name, name_2, ... is reserved. If the provider cannot be reached, the model stays awaiting_submission and is submitted in the background.
          */
-        post: operations["CampaignModelsController_create"];
+        post: operations["createCampaignModel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -147,12 +147,12 @@ export interface paths {
             cookie?: never;
         };
         /** Read a campaign model, with the provider request that sends it */
-        get: operations["CampaignModelsController_read"];
+        get: operations["readCampaignModel"];
         /**
          * Update a campaign model's metadata and tags
          * @description Only campaignModelMeta and campaignModelTags change; the template is not resubmitted.
          */
-        put: operations["CampaignModelsController_update"];
+        put: operations["updateCampaignModel"];
         post?: never;
         delete?: never;
         options?: never;
@@ -168,7 +168,7 @@ export interface paths {
             cookie?: never;
         };
         /** Count the tenant's campaigns by status */
-        get: operations["CampaignsController_stats"];
+        get: operations["countCampaignsByStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -188,7 +188,7 @@ export interface paths {
          * List contact sessions
          * @description A contact's sessions, most recently active first (last message time, then sessionID, descending). An operator sees listed sessions and those assigned to them or that they took part in; an installed plugin and the tenant's plugin connection see all. An unknown contact is an empty page.
          */
-        get: operations["ContactSessionsController_list"];
+        get: operations["listContactSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -208,7 +208,7 @@ export interface paths {
          * List notifications
          * @description The requesting operator's unread notification counts in the tenant, keyed by category: an inboxID for inbox notifications, else `mention`, `assignment` or `system`. Categories without unread notifications are absent.
          */
-        get: operations["NotificationsController_list"];
+        get: operations["listNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -230,7 +230,7 @@ export interface paths {
          * Invite an operator to a tenant
          * @description Owners only (else 403 1004). Mails a single-use invitation token.
          */
-        post: operations["SignUpController_invite"];
+        post: operations["inviteOperator"];
         delete?: never;
         options?: never;
         head?: never;
@@ -248,7 +248,7 @@ export interface paths {
          * List operator shortcuts
          * @description The requesting operator's personal shortcuts, then every company-wide one; each group by shortcutBang (case- and accent-insensitive), then shortcutID.
          */
-        get: operations["ShortcutsController_list"];
+        get: operations["listOperatorShortcuts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -270,7 +270,7 @@ export interface paths {
          * Install a plugin on the tenant
          * @description Creates the plugin connection and returns its token once. A paid plugin gets a subscription item at the billing provider, a hosted one a VM; a provider failure (502 5002) leaves no connection. Only tenant owners (else 403 1004).
          */
-        post: operations["PluginConnectionsController_install"];
+        post: operations["installPlugin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -291,7 +291,7 @@ export interface paths {
          * Delete a plugin connection
          * @description Only tenant owners. A hosted connection's VM is deleted first (if that fails: 502 5002 and the connection stays); then the connection is removed and its token stops working at once; a paid connection's subscription item is canceled at the billing provider, retried until the provider confirms.
          */
-        delete: operations["PluginConnectionsController_remove"];
+        delete: operations["deletePluginConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -308,7 +308,7 @@ export interface paths {
          * Discover processing traces
          * @description The messages of the session that have processing traces, condensed across every trace provider installed on the tenant (called in parallel, each within TRACE_PROVIDER_TIMEOUT_MS). Every provider appears in `sources`; one that fails, times out or answers garbage is reported there and never fails the request (docs/processing-traces.md). An unknown tenant is 403 1004, like one the operator is not a member of.
          */
-        get: operations["ProcessingTracesController_discover"];
+        get: operations["discoverProcessingTraces"];
         put?: never;
         post?: never;
         delete?: never;
@@ -330,7 +330,7 @@ export interface paths {
          * Retrieve processing traces
          * @description The steps of the given traces (1-10, as listed by operation 9), read from their providers in parallel, merged in start order and annotated with their plugin. `status` and `processStatus` follow docs/processing-traces.md. No side effect but a cache: finished (terminal) retrievals are served from Redis.
          */
-        post: operations["ProcessingTracesController_retrieve"];
+        post: operations["retrieveProcessingTraces"];
         delete?: never;
         options?: never;
         head?: never;
@@ -348,13 +348,13 @@ export interface paths {
          * Confirm the webhook subscription to the provider
          * @description Answers hub.challenge as plain text when hub.verify_token is WHATSAPP_WEBHOOK_VERIFY_TOKEN; else 403 1004.
          */
-        get: operations["TemplateStatusWebhookController_confirmSubscription"];
+        get: operations["confirmTemplateStatusWebhook"];
         put?: never;
         /**
          * Receive message-template status updates from the provider
          * @description Body as the provider sends it. 401 1003 when X-Hub-Signature-256 is not the HMAC-SHA256 of the body with the app secret.
          */
-        post: operations["TemplateStatusWebhookController_receive"];
+        post: operations["receiveTemplateStatusUpdates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -738,7 +738,7 @@ export interface components {
             /** Format: uuid */
             inboxID: string;
             /** @description null while the session has no message */
-            lastMessage: components["schemas"]["LastMessageDto"] | null;
+            lastMessage: components["schemas"]["LastMessageDto"] | (never | null);
             /** Format: date-time */
             manualAt: string | null;
             /**
@@ -1064,7 +1064,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_live: {
+    checkLiveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1185,7 +1185,7 @@ export interface operations {
             };
         };
     };
-    HealthController_ready: {
+    checkReadiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -1306,7 +1306,7 @@ export interface operations {
             };
         };
     };
-    SignUpController_complete: {
+    signUpOperator: {
         parameters: {
             query?: never;
             header?: never;
@@ -1401,7 +1401,7 @@ export interface operations {
             };
         };
     };
-    SignUpController_requestVerification: {
+    requestEmailVerification: {
         parameters: {
             query?: never;
             header?: {
@@ -1508,7 +1508,7 @@ export interface operations {
             };
         };
     };
-    SignUpController_accept: {
+    acceptInvitation: {
         parameters: {
             query?: never;
             header?: never;
@@ -1617,7 +1617,7 @@ export interface operations {
             };
         };
     };
-    AuditEventsController_list: {
+    listAuditEvents: {
         parameters: {
             query?: {
                 /** @description Only events of this action */
@@ -1769,7 +1769,7 @@ export interface operations {
             };
         };
     };
-    CampaignModelsController_list: {
+    listCampaignModels: {
         parameters: {
             query?: {
                 /** @description JSON object: JSON object with any of: campaignModelStatus (status or array of (awaiting_submission|evaluating|approved|refused|paused|disabled|flagged|archived|deleted)), campaignModelType (type or array of (MARKETING|UTILITY|AUTHENTICATION)), campaignModelChannel (channel or array of (whatsapp)), campaignModelChannelID (uuid or array of uuids), campaignModelTags (tag or array of tags, all required), campaignModelExternalID (string of 1-128 characters); arrays hold 1-20 values */
@@ -1911,7 +1911,7 @@ export interface operations {
             };
         };
     };
-    CampaignModelsController_create: {
+    createCampaignModel: {
         parameters: {
             query?: never;
             header?: {
@@ -2071,7 +2071,7 @@ export interface operations {
             };
         };
     };
-    CampaignModelsController_read: {
+    readCampaignModel: {
         parameters: {
             query?: never;
             header?: never;
@@ -2198,7 +2198,7 @@ export interface operations {
             };
         };
     };
-    CampaignModelsController_update: {
+    updateCampaignModel: {
         parameters: {
             query?: never;
             header?: never;
@@ -2338,7 +2338,7 @@ export interface operations {
             };
         };
     };
-    CampaignsController_stats: {
+    countCampaignsByStatus: {
         parameters: {
             query?: never;
             header?: never;
@@ -2455,7 +2455,7 @@ export interface operations {
             };
         };
     };
-    ContactSessionsController_list: {
+    listContactSessions: {
         parameters: {
             query?: {
                 /** @description Page number, 1-9007199254740991 */
@@ -2592,7 +2592,7 @@ export interface operations {
             };
         };
     };
-    NotificationsController_list: {
+    listNotifications: {
         parameters: {
             query?: never;
             header?: never;
@@ -2720,7 +2720,7 @@ export interface operations {
             };
         };
     };
-    SignUpController_invite: {
+    inviteOperator: {
         parameters: {
             query?: never;
             header?: {
@@ -2894,7 +2894,7 @@ export interface operations {
             };
         };
     };
-    ShortcutsController_list: {
+    listOperatorShortcuts: {
         parameters: {
             query?: {
                 /** @description Page number, 1-9007199254740991 */
@@ -3034,7 +3034,7 @@ export interface operations {
             };
         };
     };
-    PluginConnectionsController_install: {
+    installPlugin: {
         parameters: {
             query?: never;
             header?: {
@@ -3226,7 +3226,7 @@ export interface operations {
             };
         };
     };
-    PluginConnectionsController_remove: {
+    deletePluginConnection: {
         parameters: {
             query?: never;
             header?: never;
@@ -3374,7 +3374,7 @@ export interface operations {
             };
         };
     };
-    ProcessingTracesController_discover: {
+    discoverProcessingTraces: {
         parameters: {
             query?: never;
             header?: never;
@@ -3501,7 +3501,7 @@ export interface operations {
             };
         };
     };
-    ProcessingTracesController_retrieve: {
+    retrieveProcessingTraces: {
         parameters: {
             query?: never;
             header?: never;
@@ -3641,7 +3641,7 @@ export interface operations {
             };
         };
     };
-    TemplateStatusWebhookController_confirmSubscription: {
+    confirmTemplateStatusWebhook: {
         parameters: {
             query: {
                 "hub.challenge": string;
@@ -3712,7 +3712,7 @@ export interface operations {
             };
         };
     };
-    TemplateStatusWebhookController_receive: {
+    receiveTemplateStatusUpdates: {
         parameters: {
             query?: never;
             header: {

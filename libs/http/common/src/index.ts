@@ -19,6 +19,7 @@ export { isUuid } from './uuid';
 export { IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
 export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
+export { API_VERSION } from './openapi/api-version';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';
 export { clientAddressKey } from './client-address';
 export { assertStorableText, isStorableText, STORABLE_TEXT, unstorableTextIn } from './storable-text';
