@@ -1,26 +1,12 @@
 import 'reflect-metadata';
-import { ensureReachable, exitOnStartupFailure, postgresDependency } from '@platform/config';
-import { runMigrations } from '@platform/database';
-import { ensureDatabaseExists } from '../support/ensure-database';
-import { loadLocalEnvironment } from '../support/env-file';
-import { loadRunningLocalServices } from '../support/local-services';
+import { exitOnStartupFailure } from '@platform/config';
+import { applyMigrations } from './apply-migrations';
 
 /**
- * `npm run db:migrate`: applies pending migrations, once, before the apps take
- * traffic. It connects to DATABASE_MIGRATION_URL when set: behind a transaction
- * pooler DATABASE_URL reaches PostgreSQL through it, and the migration lock is
- * a session advisory lock that needs a connection of its own (docs/deployment.md).
+ * The images' migration entry (`node dist/tools/db/migrate.js`, the migrate
+ * Job): the environment is the Job's, and nothing of local development is
+ * loaded, so the image carries neither the embedded PostgreSQL nor the
+ * in-memory Redis-compatible server (docs/images.md). `npm run db:migrate`
+ * runs ./migrate-local instead.
  */
-async function main(): Promise<void> {
-  loadLocalEnvironment();
-  loadRunningLocalServices();
-  const url = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
-  if (!url) throw new Error('DATABASE_MIGRATION_URL and DATABASE_URL are missing (`npm start` migrates its embedded PostgreSQL itself)');
-  await ensureReachable([postgresDependency(url)]);
-  // Production databases are provisioned, not created here (the role may not reach `postgres`).
-  if (process.env.NODE_ENV !== 'production') await ensureDatabaseExists(url);
-  const applied = await runMigrations(url);
-  process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'No pending migrations.\n');
-}
-
-main().catch((error: unknown) => exitOnStartupFailure(error, 'db-migrate'));
+applyMigrations().catch((error: unknown) => exitOnStartupFailure(error, 'db-migrate'));
