@@ -76,6 +76,9 @@ interface Row {
  * statements and server-connection time, counted by a PgBouncer in
  * transaction mode the apps reach PostgreSQL through; Redis commands and
  * transport messages), which `capacity-model.js` turns into pods and connections.
+ * And each operation's floor (docs/benchmarks-cpu.md): the statements one of
+ * its requests sends, captured from the apps (sql-capture.ts) and replayed by
+ * bare Fastify + pg (sql-floor-server.ts) under the same load, with its ratio.
  */
 export async function cpuPerRequest(context: BenchContext): Promise<void> {
   const [helloPort, fastifyPort, corePort, servicesPort, helpdeskPort, sandboxPort, floorPort] = [0, 1, 2, 3, 4, 5, 6].map((offset) => context.portBase + offset);
