@@ -110,7 +110,13 @@ export interface StartedApp {
 export async function startApp(name: string, script: string, env: NodeJS.ProcessEnv, readyUrl: string): Promise<StartedApp> {
   const started = performance.now();
   const child = await startProcess(script, env);
-  await waitForHttp(readyUrl, 30_000, 10);
+  try {
+    // Generous: on a machine busy with other work the apps have taken over 20 s to start.
+    await waitForHttp(readyUrl, 90_000, 10);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
   const startToReadyMs = Math.round(performance.now() - started);
   // Let start-up work (pool fills, timers, JIT of boot code) settle before reading the idle footprint.
   await new Promise((resolve) => setTimeout(resolve, 1_000));

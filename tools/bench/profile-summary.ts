@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `node dist/tools/bench/profile-summary.js FILE.cpuprofile [TOP]`: where a
- * V8 CPU profile (node --cpu-prof; `BENCH_CPU_PROFILE_DIR` makes the bench
- * write one per app) spent its time, by package or source file and by
- * function, as shares of the samples.
+ * `node dist/tools/bench/profile-summary.js FILE.cpuprofile [TOP] [FROM_SECONDS]`:
+ * where a V8 CPU profile (node --cpu-prof; `BENCH_CPU_PROFILE_DIR` makes the
+ * bench write one per app) spent its time, by package or source file and by
+ * function, as shares of the samples. FROM_SECONDS leaves out the samples of
+ * the profile's first seconds (start-up: module loading and compiling), so
+ * what is left is the requests.
  */
 interface ProfileNode {
   id: number;
@@ -15,6 +17,8 @@ interface ProfileNode {
 interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
+  /** Microseconds between one sample and the one before it. */
+  timeDeltas: number[];
 }
 
 /** `jose`, `@nestjs/core`, `node:internal/crypto`, or the file under dist/ for our own code. */
@@ -28,7 +32,7 @@ function ownerOf(url: string): string {
 }
 
 function main(): void {
-  const [file, topArgument] = process.argv.slice(2);
+  const [file, topArgument, fromArgument] = process.argv.slice(2);
   if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP]');
   const top = Number(topArgument ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
@@ -37,7 +41,11 @@ function main(): void {
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let busy = 0;
-  for (const id of profile.samples) {
+  const fromMicroseconds = Number(fromArgument ?? 0) * 1_000_000;
+  let elapsed = 0;
+  for (const [index, id] of profile.samples.entries()) {
+    elapsed += profile.timeDeltas[index] ?? 0;
+    if (elapsed < fromMicroseconds) continue;
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
     busy += 1;

@@ -71,10 +71,15 @@ export function loggerOptions(settings: LoggingSettings): LoggerOptions {
  * nothing but its completion.
  */
 export function logRequests(fastify: FastifyInstance, logger: Logger): void {
+  // The completion line holds only what the serializers above keep (id, method, path with its
+  // secrets redacted; status) and, for a 5xx, an error made here with a message alone: none of
+  // the redacted paths can occur in it. Skipping pino's redaction pass for it (a copy of `req`
+  // and `err` on every line) saves a measurable share of a request's CPU; the lines are the same.
+  const completionLogger = logger.child({}, { redact: [] });
   fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
   fastify.addHook('onResponse', (request, reply, done) => {
     // Probes poll every few seconds; their lines would drown the rest.
-    if (!QUIET_ROUTES.test(request.url)) logCompletion(logger, request, reply);
+    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, request, reply);
     done();
   });
 }

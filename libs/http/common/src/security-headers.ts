@@ -16,19 +16,39 @@ const CONTENT_SECURITY_POLICY = {
 };
 
 /**
- * helmet's middleware, built once: it writes its headers on Node's own
- * request and response, so the same function serves Fastify's hooks and the
- * answers the router gives before any hook runs. helmet rather than
- * @fastify/helmet: the plugin sets headers only from an `onRequest` hook, which
- * those router answers (malformed URL, over-long parameter) never reach, and
- * it rebuilds the middleware on every request. Cross-Origin-Resource-Policy
- * governs only no-cors loads: the API's CORS requests are unaffected.
+ * helmet's headers, worked out once: with this configuration they are the
+ * same on every answer (no nonce, no directive computed per request), so
+ * helmet's middleware runs once at start-up on a recording response and each
+ * answer gets the recorded headers, in helmet's order, on Node's own response
+ * (the same function serves Fastify's hooks and the answers the router gives
+ * before any hook runs). Running helmet per request rebuilt the
+ * Content-Security-Policy text every time. helmet rather than
+ * @fastify/helmet: the plugin sets headers only from an `onRequest` hook,
+ * which those router answers (malformed URL, over-long parameter) never
+ * reach, and it rebuilds the middleware on every request.
+ * Cross-Origin-Resource-Policy governs only no-cors loads: the API's CORS
+ * requests are unaffected.
  */
-const securityHeaders = helmet({ contentSecurityPolicy: CONTENT_SECURITY_POLICY });
+const SECURITY_HEADERS = recordedHeaders(helmet({ contentSecurityPolicy: CONTENT_SECURITY_POLICY }));
 
-/** Sets the security headers on an answer about to be written (helmet's middleware is synchronous). */
-export function applySecurityHeaders(request: IncomingMessage, response: ServerResponse): void {
-  securityHeaders(request, response, (error?: unknown) => {
+type HeaderStep = { set: string; value: string } | { remove: string };
+
+function recordedHeaders(middleware: ReturnType<typeof helmet>): readonly HeaderStep[] {
+  const steps: HeaderStep[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string) => steps.push({ set: name, value }),
+    removeHeader: (name: string) => steps.push({ remove: name }),
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error;
   });
+  return steps;
+}
+
+/** Sets the security headers on an answer about to be written. */
+export function applySecurityHeaders(_request: IncomingMessage, response: ServerResponse): void {
+  for (const step of SECURITY_HEADERS) {
+    if ('set' in step) response.setHeader(step.set, step.value);
+    else response.removeHeader(step.remove);
+  }
 }
