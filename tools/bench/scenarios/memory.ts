@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { CoreTenantsConfig, issueOperatorToken } from '@apps/core-tenants';
@@ -272,7 +272,7 @@ async function soak(
   ports: { metrics: number },
   limited: boolean,
 ): Promise<SoakResult> {
-  const snapshotFlags = SNAPSHOT_DIR && !limited ? ['--require', join(__dirname, '..', 'heap-snapshot-on-signal.js')] : [];
+  const snapshotFlags = SNAPSHOT_DIR && !limited ? ['--require', join(__dirname, '..', 'heap-snapshot-on-request.js')] : [];
   if (snapshotFlags.length) mkdirSync(SNAPSHOT_DIR as string, { recursive: true });
   const apps: RunningApp[] = [];
   try {
@@ -282,21 +282,24 @@ async function soak(
     }
     await pause(SETTLE_SECONDS * 1000);
     if (snapshotFlags.length) for (const app of apps) await writeHeapSnapshot(app, 'idle');
-    const idle = apps.map((app) => rssMebibytesOf(app.process.pid as number));
+    const idle = apps.map((app) => (app.exit ? NaN : rssMebibytesOf(app.process.pid as number)));
     const gcBefore = await Promise.all(apps.map((app) => gcTotals(app.metricsUrl)));
     for (const app of apps) app.cgroup.resetCounters();
     const samples: number[][] = apps.map(() => []);
     process.stderr.write(`memory: ${label} load for ${seconds} s\n`);
     const refreshed = await addDomain(data, apps[2].url, `ajuda-${label}.${DOMAIN}`);
     const streams = await runSteadyLoad(loadStreams(data, apps, refreshed), seconds, () =>
-      apps.forEach((app, index) => app.exit === undefined && samples[index].push(rssMebibytesOf(app.process.pid as number))),
+      apps.forEach((app, index) => {
+        // A process killed between the check and the read (an OOM kill) is reported by its exit.
+        if (app.exit === undefined) samples[index].push(rssOrNaN(app.process.pid as number));
+      }),
     );
     const gcAfter = await Promise.all(apps.map((app) => (app.exit ? { count: NaN, seconds: NaN } : gcTotals(app.metricsUrl))));
     const memories = apps.map((app, index): AppMemory => ({
       name: app.name,
       limitMiB: limited ? pods[app.name].memoryLimitBytes / 2 ** 20 : undefined,
       idleMiB: idle[index],
-      peakMiB: Math.max(...samples[index]),
+      peakMiB: Math.max(...samples[index].filter(Number.isFinite)),
       endMiB: samples[index].at(-1) ?? NaN,
       growthLastHalf: growthOverLastHalf(samples[index]),
       cgroupPeakMiB: app.cgroup.maxUsageMiB(),
@@ -442,7 +445,7 @@ export function growthOverLastHalf(samples: number[]): number {
 }
 
 /**
- * Sends SIGUSR2 (the app runs with heap-snapshot-on-signal.js preloaded) and
+ * Asks for a snapshot (the app runs with heap-snapshot-on-request.js preloaded) and
  * renames the snapshot after the app and the moment. A snapshot that cannot
  * be taken is reported, not fatal: the figures of the run stand without it.
  */
@@ -451,7 +454,7 @@ async function writeHeapSnapshot(app: RunningApp, moment: string): Promise<void>
   const count = (snapshotCounts.get(app.name) ?? 0) + 1;
   snapshotCounts.set(app.name, count);
   const written = join(dir, `${app.name}-${app.process.pid}-${count}.heapsnapshot`);
-  app.process.kill('SIGUSR2');
+  writeFileSync(join(dir, `${app.name}-${app.process.pid}.request`), '');
   const deadline = Date.now() + 300_000;
   while (!existsSync(written)) {
     if (Date.now() > deadline || app.exit) {
@@ -466,6 +469,14 @@ async function writeHeapSnapshot(app: RunningApp, moment: string): Promise<void>
 }
 
 const snapshotCounts = new Map<AppName, number>();
+
+function rssOrNaN(pid: number): number {
+  try {
+    return rssMebibytesOf(pid);
+  } catch {
+    return NaN;
+  }
+}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
