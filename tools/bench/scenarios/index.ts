@@ -4,6 +4,7 @@ import { conversations } from './conversations';
 import { cpuPerRequest } from './cpu-per-request';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
+import { memory } from './memory';
 import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
@@ -20,4 +21,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'helpdesk-refresh': helpdeskRefresh,
   'processing-traces': processingTraces,
   partitioning,
+  memory,
 };

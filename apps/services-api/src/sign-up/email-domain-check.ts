@@ -1,15 +1,33 @@
 import { Resolver } from 'node:dns/promises';
 import { Logger } from '@nestjs/common';
-import disposableDomains from 'disposable-email-domains/index.json';
-import disposableWildcards from 'disposable-email-domains/wildcard.json';
 
 export type DomainVerdict = 'accepted' | 'disposable' | 'undeliverable';
 
 /** Domains of the `disposable-email-domains` lists; a wildcard entry covers its subdomains too. */
-const EXACT = new Set<string>(disposableDomains);
-const WILDCARDS = new Set<string>(disposableWildcards);
+interface DisposableLists {
+  exact: Set<string>;
+  wildcards: Set<string>;
+}
+
+let lists: DisposableLists | undefined;
+
+/**
+ * The lists, read on the first check: about 120,000 domains (2.4 MB of JSON,
+ * some 10 MiB of heap once in Sets) that only the sign-up paths ask about, so
+ * a replica that never serves one never holds them.
+ */
+function disposableLists(): DisposableLists {
+  lists ??= {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    exact: new Set<string>(require('disposable-email-domains/index.json') as string[]),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    wildcards: new Set<string>(require('disposable-email-domains/wildcard.json') as string[]),
+  };
+  return lists;
+}
 
 export function isDisposableDomain(domain: string): boolean {
+  const { exact: EXACT, wildcards: WILDCARDS } = disposableLists();
   if (EXACT.has(domain)) return true;
   const labels = domain.split('.');
   for (let index = 0; index < labels.length - 1; index += 1) {
