@@ -2,13 +2,13 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { PgBoss } from 'pg-boss';
 import { JobQueueMetrics } from './job-queue-metrics';
 import { JobQueueRepository } from './job-queue.repository';
-import { setAsidePgBoss10Schema } from './pg-boss-10-jobs';
+import { setAsidePgBoss10Schema } from './pg-boss-10-jobs.repository';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
 
 /**
  * Durable background work for services-api: one pg-boss instance (jobs kept
  * in PostgreSQL, in pg-boss's own `pgboss` schema, which it creates and
- * migrates itself; a pg-boss 10 schema is set aside first, pg-boss-10-jobs.ts),
+ * migrates itself; a pg-boss 10 schema is set aside first, pg-boss-10-jobs.repository.ts),
  * started before the app serves and stopped with it.
  *
  * Features inject `PG_BOSS` to send jobs (inside their own transaction with

@@ -1,6 +1,6 @@
 import type { Job, PgBoss, Queue } from 'pg-boss';
 import { runJobAsPartOfItsRequest, WithHeaders } from './job-headers';
-import { adoptPgBoss10Jobs } from './pg-boss-10-jobs';
+import { adoptPgBoss10Jobs } from './pg-boss-10-jobs.repository';
 
 /** Injection token of services-api's one started pg-boss instance. */
 export const PG_BOSS = Symbol('PG_BOSS');
@@ -45,7 +45,7 @@ export async function createQueueOnce(boss: PgBoss, queue: Queue): Promise<void>
  * settings to a queue an earlier release created with others, and starts a
  * worker on it that takes one job at a time, each under the request that
  * enqueued it (after taking over the queue's jobs of a pg-boss 10 schema,
- * pg-boss-10-jobs.ts). A handler that throws makes pg-boss retry the job by
+ * pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss retry the job by
  * the queue's retry policy.
  */
 export async function registerWorker<T extends object>(
