@@ -2,10 +2,12 @@
 // installs that release to run the tests, and the Dockerfile's default base
 // image must name the same one. package.json's `engines.node` is the oldest
 // release local development may use (a ">=major.minor" floor): the images'
-// release must satisfy it, and @types/node follows the floor's major, so the
-// type check refuses an API that release lacks. Fails (exit 1) on any
-// disagreement.
+// release must satisfy it, every installed package's own `engines.node` must
+// accept it (the floor is where they all agree), and @types/node follows the
+// floor's major, so the type check refuses an API that release lacks. Fails
+// (exit 1) on any disagreement.
 import { readFileSync } from 'node:fs';
+import semver from 'semver';
 
 const release = readFileSync(new URL('../../.node-version', import.meta.url), 'utf8').trim();
 const dockerfile = readFileSync(new URL('../../docker/Dockerfile', import.meta.url), 'utf8');
@@ -35,5 +37,15 @@ if (major < floorMajor || (major === floorMajor && minor < floorMinor)) {
 const typesMajor = /^(\d+)\./.exec(manifest.devDependencies?.['@types/node'] ?? '')?.[1];
 if (Number(typesMajor) !== floorMajor) {
   console.error(`@types/node is ${manifest.devDependencies?.['@types/node']}, but the engines floor is Node.js ${floorMajor}: keep them on the same major`);
+  process.exit(1);
+}
+
+const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8'));
+const floorRelease = `${floorMajor}.${floorMinor}.0`;
+const refusing = Object.entries(lock.packages)
+  .filter(([path, entry]) => path !== '' && typeof entry.engines?.node === 'string' && !semver.satisfies(floorRelease, entry.engines.node))
+  .map(([path, entry]) => `${path.replace(/^(.*\/)?node_modules\//, '')} (engines.node ${entry.engines.node})`);
+if (refusing.length > 0) {
+  console.error(`The engines floor ${manifest.engines.node} is older than these packages support; raise it:\n  ${[...new Set(refusing)].join('\n  ')}`);
   process.exit(1);
 }
