@@ -1,6 +1,6 @@
 import { PG_BOSS } from '@apps/services-api';
 import { ReceivedMail } from '@platform/testing';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from '../helpdesk/helpdesk-platform';
 import { freshAddress, SignUpPlatform, startSignUpPlatform } from '../sign-up/sign-up-support';
@@ -104,7 +104,7 @@ describe('administrative actions in core-tenants, each in the audit log once wit
   // Last: it stops services-api's job queue for good.
   it('records an invitation whose mail could not be queued as sent, then revoked', async () => {
     const before = (await auditLog(env.platform, tenantID, owner)).length;
-    await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false, wait: true });
+    await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false });
     const address = freshAddress();
     expect((await invite(address)).response.status).toBe(503);
 

@@ -122,11 +122,14 @@ describe('traces and request ids across app processes (operation 1)', () => {
     const transport = 'transport plugin-connections.delete';
     const find = (predicate: (span: ExportedSpan) => boolean) => spansCollectedBy(collector).find(predicate);
     let vmCall: ExportedSpan | undefined;
+    let httpServer: ExportedSpan | undefined;
+    // Each app exports its spans on its own schedule: wait for both ends of the trace.
     await eventually(() => {
       vmCall = find((span) => span.service === 'core-tenants' && span.kind === CLIENT && String(span.attributes['url.full']).endsWith(`/vms/${vmId}`));
+      httpServer = find((span) => span.service === 'services-api' && span.kind === SERVER && span.attributes['http.request.header.x-request-id'] !== undefined && String(span.attributes['url.path'] ?? span.attributes['http.target']).includes(connection.pluginConnectionID));
       expect(vmCall).toBeDefined();
+      expect(httpServer).toBeDefined();
     });
-    const httpServer = find((span) => span.service === 'services-api' && span.kind === SERVER && span.attributes['http.request.header.x-request-id'] !== undefined && String(span.attributes['url.path'] ?? span.attributes['http.target']).includes(connection.pluginConnectionID));
     const client = find((span) => span.service === 'services-api' && span.kind === CLIENT && span.name === transport && span.traceId === httpServer?.traceId);
     const listener = find((span) => span.service === 'core-tenants' && span.kind === SERVER && span.name === transport && span.traceId === client?.traceId);
     expect(httpServer?.attributes['http.request.header.x-request-id']).toEqual([requestId]);

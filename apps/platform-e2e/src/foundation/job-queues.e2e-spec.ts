@@ -1,6 +1,6 @@
 import { JobsSettings, registerWorker } from '@apps/services-api';
 import { createTestDatabase } from '@platform/testing';
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -20,7 +20,7 @@ describe('job queues created by two replicas at once', () => {
     await Promise.all(replicas.map((boss) => boss.start()));
   });
   afterAll(async () => {
-    await Promise.all(replicas.map((boss) => boss.stop({ graceful: false, wait: true })));
+    await Promise.all(replicas.map((boss) => boss.stop({ graceful: false })));
     await database.drop();
   });
 

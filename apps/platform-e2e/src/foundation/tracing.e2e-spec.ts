@@ -1,7 +1,7 @@
 // First: tracing must start before the modules below load http, pg and ioredis.
 import { spans, tracing } from '../support/in-memory-tracing';
 import { SpanKind } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { DeletePluginConnection, InstallPluginConnection } from '@platform/contracts';
 import { TEST_REDIS_URL } from '@platform/testing';
 import { requestChannel, transportNamespaceOf } from '@platform/transport';

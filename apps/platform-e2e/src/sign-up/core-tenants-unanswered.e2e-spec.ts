@@ -1,7 +1,7 @@
 import { CreateInvitationUseCase, RegisterOperatorUseCase } from '@apps/core-tenants';
 import { PG_BOSS } from '@apps/services-api';
 import { singleError } from '@platform/testing';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sentAsIs } from '../support/sent-as-is';
 import { codeOf, freshAddress, mailJobStates, requestCode, signUp, SignUpPlatform, startSignUpPlatform } from './sign-up-support';
@@ -80,7 +80,7 @@ describe('sign-up and invitations when core-tenants answers too late, or the mai
 
   // Last: it stops services-api's job queue for good.
   it('an invitation whose mail cannot be queued is withdrawn: 503 5016, nothing left', async () => {
-    await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false, wait: true });
+    await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false });
     const address = freshAddress();
     const response = await invite(address);
     expect(response.response.status).toBe(503);

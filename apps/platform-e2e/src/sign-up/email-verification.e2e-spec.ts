@@ -3,7 +3,7 @@ import { PG_BOSS } from '@apps/services-api';
 import { REDIS } from '@platform/redis';
 import { singleError } from '@platform/testing';
 import type Redis from 'ioredis';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import {
@@ -328,7 +328,7 @@ describe('POST /v1/operators/email-verification (operation 8, docs/sign-up.md)',
       const code = codeOf(await env.smtp.nextMailTo(address));
       env.advanceClock(61_000);
 
-      await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false, wait: true });
+      await env.platform.apps['services-api']!.get<symbol, PgBoss>(PG_BOSS).stop({ graceful: false });
       const response = await ask({ operatorEmail: address, operatorFirstname: 'Sara' });
       expect(response.response.status).toBe(503);
       expect(singleError(response.error)).toEqual(UNAVAILABLE);

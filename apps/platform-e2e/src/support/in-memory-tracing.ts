@@ -1,4 +1,4 @@
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { startTracing } from '@platform/tracing-sdk';
 
 /**
@@ -7,4 +7,4 @@ import { startTracing } from '@platform/tracing-sdk';
  * main starts tracing before its other modules load.
  */
 export const spans = new InMemorySpanExporter();
-export const tracing = startTracing({ app: 'platform-e2e', spanProcessors: [new SimpleSpanProcessor(spans)] });
+export const tracing = startTracing({ app: 'platform-e2e', spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { boundedRead, PlatformMetrics, PoolCounts } from '@platform/observability';
-import PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
 
 interface QueueReading {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@platform/database';
-import type PgBoss from 'pg-boss';
+import type { Db, PgBoss, SendOptions } from 'pg-boss';
 import { PG_BOSS } from './pg-boss.provider';
 
 /**
@@ -17,13 +17,13 @@ export class JobQueueRepository {
   constructor(@Inject(PG_BOSS) private readonly boss: PgBoss) {}
 
   /** Sends the job within the transaction `runner` belongs to. */
-  async sendWithin(runner: SqlRunner, queue: string, data: object, options: PgBoss.SendOptions): Promise<void> {
+  async sendWithin(runner: SqlRunner, queue: string, data: object, options: SendOptions): Promise<void> {
     await this.boss.send(queue, data, { ...options, db: jobDatabaseOf(runner) });
   }
 }
 
 /** pg-boss's `db` adapter over a TypeORM runner (the EntityManager of a transaction). */
-function jobDatabaseOf(runner: SqlRunner): PgBoss.Db {
+function jobDatabaseOf(runner: SqlRunner): Db {
   return {
     executeSql: async (text, values) => {
       const rows: unknown = await runner.query(text, values);

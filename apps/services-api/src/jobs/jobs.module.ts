@@ -1,13 +1,15 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import { JobQueueMetrics } from './job-queue-metrics';
 import { JobQueueRepository } from './job-queue.repository';
+import { setAsidePgBoss10Schema } from './pg-boss-10-jobs.repository';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
 
 /**
  * Durable background work for services-api: one pg-boss instance (jobs kept
  * in PostgreSQL, in pg-boss's own `pgboss` schema, which it creates and
- * migrates itself), started before the app serves and stopped with it.
+ * migrates itself; a pg-boss 10 schema is set aside first, pg-boss-10-jobs.repository.ts),
+ * started before the app serves and stopped with it.
  *
  * Features inject `PG_BOSS` to send jobs (inside their own transaction with
  * `JobQueueRepository`) and register their workers in `onApplicationBootstrap`
@@ -29,6 +31,9 @@ export class JobsModule implements OnApplicationShutdown {
           provide: PG_BOSS,
           useFactory: async () => {
             const logger = new Logger('Jobs');
+            if (await setAsidePgBoss10Schema(settings.databaseUrl, settings.applicationName)) {
+              logger.log('pg-boss 10 schema set aside as pgboss_v10; each queue takes over its unfinished jobs');
+            }
             const boss = new PgBoss({
               connectionString: settings.databaseUrl,
               application_name: settings.applicationName,
@@ -50,7 +55,7 @@ export class JobsModule implements OnApplicationShutdown {
 
   /** Stops fetching, lets running jobs finish within the shutdown budget, then closes the pool. */
   async onApplicationShutdown(): Promise<void> {
-    const settings = { graceful: true, wait: true, timeout: 5_000 };
+    const settings = { graceful: true, timeout: 5_000 };
     await this.boss.stop(settings).catch((error: unknown) => this.logger.warn({ err: error }, 'pg-boss did not stop cleanly'));
   }
 }

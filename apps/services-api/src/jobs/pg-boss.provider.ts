@@ -1,5 +1,6 @@
-import type PgBoss from 'pg-boss';
+import type { Job, PgBoss, Queue } from 'pg-boss';
 import { runJobAsPartOfItsRequest, WithHeaders } from './job-headers';
+import { adoptPgBoss10Jobs } from './pg-boss-10-jobs.repository';
 
 /** Injection token of services-api's one started pg-boss instance. */
 export const PG_BOSS = Symbol('PG_BOSS');
@@ -28,7 +29,7 @@ const QUEUE_CREATION_ATTEMPTS = 5;
  * deadlock means another creation is under way: asking again, a moment later
  * (at random, so the two do not meet again), finds the queue made or makes it.
  */
-export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+export async function createQueueOnce(boss: PgBoss, queue: Queue): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await boss.createQueue(queue.name, queue);
@@ -40,17 +41,24 @@ export async function createQueueOnce(boss: PgBoss, queue: PgBoss.Queue): Promis
 }
 
 /**
- * Creates the queue (idempotent) and starts a worker on it that takes one
- * job at a time, each under the request that enqueued it. A handler that throws makes pg-boss retry the job by the
- * queue's retry policy.
+ * Creates the queue (idempotent), applies `queue`'s retry and retention
+ * settings to a queue an earlier release created with others, and starts a
+ * worker on it that takes one job at a time, each under the request that
+ * enqueued it (after taking over the queue's jobs of a pg-boss 10 schema,
+ * pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss retry the job by
+ * the queue's retry policy.
  */
 export async function registerWorker<T extends object>(
   boss: PgBoss,
   settings: JobsSettings,
-  queue: PgBoss.Queue,
-  handler: (job: PgBoss.Job<T>) => Promise<void>,
+  queue: Queue,
+  handler: (job: Job<T>) => Promise<void>,
 ): Promise<void> {
   await createQueueOnce(boss, queue);
+  // Policy and partitioning are fixed at creation; the rest follows the code.
+  const { name, policy: _policy, partition: _partition, ...settingsOfQueue } = queue;
+  if (Object.keys(settingsOfQueue).length > 0) await boss.updateQueue(name, settingsOfQueue);
+  await adoptPgBoss10Jobs(boss, name);
   await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
     for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
   });

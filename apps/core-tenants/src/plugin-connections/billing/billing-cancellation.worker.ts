@@ -8,9 +8,10 @@ import { CANCELLATION_SCHEDULE, CancellationSchedule } from './cancellation-sche
  * provider confirms each (CancelDueSubscriptionItemUseCase holds the rule).
  *
  * An outbox table rather than pg-boss: the cancellation is a domain record
- * written in the removal's transaction, inspectable by operators, and its
- * backoff is capped (pg-boss 10's exponential retry delay is not), which
- * bounds the time from a provider's recovery to the cancellation.
+ * written in the removal's transaction, inspectable by operators (its
+ * attempts, last error and next attempt are columns of the row), and
+ * core-tenants runs no job queue. Its capped backoff (cancellation-schedule.ts)
+ * is the row's own schedule, not a job re-enqueued by hand.
  */
 @Injectable()
 export class BillingCancellationWorker extends DueWorkLoop {

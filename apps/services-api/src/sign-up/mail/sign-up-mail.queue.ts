@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import type { Job, PgBoss } from 'pg-boss';
 import { runJobAsPartOfItsRequest, withPropagatedHeaders } from '../../jobs/job-headers';
+import { adoptPgBoss10Jobs } from '../../jobs/pg-boss-10-jobs.repository';
 import { createQueueOnce, PG_BOSS } from '../../jobs/pg-boss.provider';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';
@@ -48,6 +49,7 @@ export class SignUpMailQueue implements OnModuleInit {
     };
     await createQueueOnce(this.boss, options);
     await this.boss.updateQueue(SIGN_UP_MAIL_QUEUE, options);
+    await adoptPgBoss10Jobs(this.boss, SIGN_UP_MAIL_QUEUE);
     this.workerID = await this.boss.work<SignUpMailJob>(
       SIGN_UP_MAIL_QUEUE,
       { batchSize: BATCH_SIZE, pollingIntervalSeconds: this.policy.pollingIntervalSeconds },
@@ -60,7 +62,7 @@ export class SignUpMailQueue implements OnModuleInit {
    * together, so each failed delivery is failed here on its own (it is then
    * retried per the queue's policy); pg-boss completes the rest on return.
    */
-  private async deliverBatch(jobs: PgBoss.Job<SignUpMailJob>[]): Promise<void> {
+  private async deliverBatch(jobs: Job<SignUpMailJob>[]): Promise<void> {
     try {
       const outcomes = await Promise.allSettled(
         jobs.map((job) => runJobAsPartOfItsRequest(SIGN_UP_MAIL_QUEUE, job.data, () => this.sender.deliver(job.data))),
