@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
+import { canonicalUuid } from '@platform/http-common';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { accessGranted } from './after-access';
@@ -79,7 +80,7 @@ export class TenantAccessService {
   }
 
   private async standingOf(principal: Principal, tenantID: string): Promise<Standing> {
-    const normalizedTenantID = tenantID.toLowerCase();
+    const normalizedTenantID = canonicalUuid(tenantID);
     if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
     const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
     const key = standingKey(normalizedTenantID, subject);

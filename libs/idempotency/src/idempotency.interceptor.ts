@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestIntercep
 import { Clock } from '@platform/app-foundation';
 import { actorOf, AuthenticatedRequest, runWithAfterAccess } from '@platform/auth';
 import { errorEnvelope, toAppException } from '@platform/errors';
+import { canonicalUuid } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -50,7 +51,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       app: this.settings.app,
       // Idempotent routes are guarded; a route without a principal never shares keys with one that has.
       principal: request.principal ? actorOf(request.principal) : 'anonymous',
-      tenantID: typeof params.tenantID === 'string' ? params.tenantID.toLowerCase() : '',
+      tenantID: typeof params.tenantID === 'string' ? canonicalUuid(params.tenantID) : '',
       key,
     };
     // The body as parsed, before the route's DTO transforms it: what the client sent.

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
-import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
+import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import type { HelpdeskDomainStatus } from '@platform/database';
 import { AppException, rethrowUniqueViolation } from '@platform/errors';
-import { DataSource } from 'typeorm';
 import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
 
 /** A domain row, as the use cases need it. */
@@ -85,9 +84,7 @@ const ENTRY_BY_HOSTNAME = sql<HostnameEntry, [hostname: string]>(
  * serves) are platform-wide, as the hostname is unique platform-wide.
  */
 @Injectable()
-export class DomainsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
+export class DomainsRepository extends TransactionalRepository {
   /** The tenant's help center, created on first use (one per tenant, race-free). */
   async ensureHelpCenter(scope: TenantScope): Promise<string> {
     const created = await firstRow(this.dataSource, ENSURE_HELP_CENTER, [scope.tenantID]);
@@ -117,7 +114,7 @@ export class DomainsRepository {
    */
   async reserve(scope: TenantScope, helpCenterID: string, hostname: string, limit: number): Promise<StoredDomain> {
     try {
-      return await this.dataSource.transaction(async (runner) => {
+      return await this.transaction(async (runner) => {
         await firstRow(runner, LOCK_HELP_CENTER, [helpCenterID]);
         const reserved = await firstRow(runner, RESERVE_WITHIN_LIMIT, [scope.tenantID, helpCenterID, hostname, limit]);
         if (!reserved) throw new AppException('DomainLimitReached');
@@ -140,11 +137,6 @@ export class DomainsRepository {
   /** Deletes the domain; false when it was gone already. */
   async remove(scope: TenantScope, domainID: string, runner: SqlRunner = this.dataSource): Promise<boolean> {
     return (await run(runner, REMOVE, [domainID, scope.tenantID])).count > 0;
-  }
-
-  /** Runs `work` in one transaction: a change to a domain and its audit record commit together. */
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
   }
 
   /** A page of the tenant's domains, by hostname (unique, so a total order). */

@@ -7,12 +7,6 @@ import { IsOptional } from 'class-validator';
 /** Audit events are paged like the other lists, up to 200 a page. */
 export const MAX_AUDIT_EVENTS_PER_PAGE = 200;
 
-export class AuditEventsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
-
 export class ListAuditEventsQuery extends PaginationQuery(MAX_AUDIT_EVENTS_PER_PAGE) {
   @ApiPropertyOptional({ enum: AUDIT_ACTION_NAMES, description: 'Only events of this action' })
   @IsOptional()
@@ -82,19 +76,10 @@ export class AuditEventDto {
   occurredAt!: string;
 }
 
-export class AuditEventListMeta implements ListMeta {
-  @ApiProperty() count!: number;
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-  @ApiProperty() totalPages!: number;
-}
-
 export class AuditEventList {
   @ApiProperty({ type: [AuditEventDto] })
   data!: AuditEventDto[];
 
-  @ApiProperty({ type: AuditEventListMeta })
-  meta!: AuditEventListMeta;
+  @ApiProperty({ type: ListMeta })
+  meta!: ListMeta;
 }

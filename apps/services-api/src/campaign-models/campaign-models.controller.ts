@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
-import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import {
   CampaignModelList,
@@ -10,7 +10,6 @@ import {
   CampaignModelWithSnippetResponse,
   CreateCampaignModelBody,
   ListCampaignModelsQuery,
-  TenantParams,
   UpdateCampaignModelBody,
 } from './campaign-model.dto';
 import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';

@@ -1,18 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsUuidValue, PaginationQuery } from '@platform/http-common';
+import { PaginationQuery, SessionListMeta, TenantParamsWith } from '@platform/http-common';
 
 /** SPEC.md, Limits: contact session pages hold 1-50 sessions. */
 export const CONTACT_SESSIONS_MAX_PER_PAGE = 50;
 
-export class ContactSessionsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  contactID!: string;
-}
+export class ContactSessionsParams extends TenantParamsWith('contactID') {}
 
 export class ContactSessionsQuery extends PaginationQuery(CONTACT_SESSIONS_MAX_PER_PAGE) {}
 
@@ -51,14 +43,7 @@ export class SessionDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) queuedAt!: string | null;
 }
 
-export class SessionListMetaDto {
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-}
-
 export class ContactSessionsResponse {
   @ApiProperty({ type: [SessionDto] }) data!: SessionDto[];
-  @ApiProperty({ type: SessionListMetaDto }) meta!: SessionListMetaDto;
+  @ApiProperty({ type: SessionListMeta }) meta!: SessionListMeta;
 }

@@ -7,7 +7,8 @@ import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 import type { SessionVisibility } from './session-visibility';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
-const contactID = '7A0B1C2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D';
+// Canonical, as the request rule (IsUuidValue) hands it on.
+const contactID = '7a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 const operator: Principal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 
 /** A contact with `visible` sessions the viewer may list. */
@@ -45,7 +46,7 @@ describe('ListContactSessionsUseCase (operation 11)', () => {
       {
         method: 'pageWithCount',
         scope: trustedTenantScope(tenantID),
-        contactID: contactID.toLowerCase(),
+        contactID,
         visibility: { kind: 'operator', operatorID: operator.kind === 'operator' ? operator.operatorID : '' },
         page: { offset: 20, limit: 20 },
       },

@@ -7,6 +7,7 @@ import { TransportClient } from '@platform/transport';
 export interface InstallPluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsUuidValue). */
   pluginID: string;
   /** The request's `Idempotency-Key`, if it carried one. */
   idempotencyKey?: string;
@@ -28,7 +29,7 @@ export class InstallPluginConnectionUseCase {
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     const requestKey = command.idempotencyKey === undefined ? undefined : scopedRequestKey(actorOf(command.principal), command.idempotencyKey);
-    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID.toLowerCase(), requestKey });
+    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID, requestKey });
   }
 }
 

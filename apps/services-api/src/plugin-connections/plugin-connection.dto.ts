@@ -1,21 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUuidValue } from '@platform/http-common';
+import { IsUuidValue, TenantParamsWith } from '@platform/http-common';
 
-export class TenantPluginConnectionsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
-
-export class PluginConnectionParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  pluginConnectionID!: string;
-}
+export class PluginConnectionParams extends TenantParamsWith('pluginConnectionID') {}
 
 export class InstallPluginBody {
   @ApiProperty({ format: 'uuid', description: 'The plugin to install on the tenant' })

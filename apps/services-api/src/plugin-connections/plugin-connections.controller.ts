@@ -8,9 +8,8 @@ import {
   InstallPluginBody,
   InstalledPluginConnectionResponse,
   PluginConnectionParams,
-  TenantPluginConnectionsParams,
 } from './plugin-connection.dto';
-import { ApiErrors } from '@platform/http-common';
+import { ApiErrors, TenantParams } from '@platform/http-common';
 import { IDEMPOTENCY_KEY_HEADER, Idempotent, idempotencyKeyOf } from '@platform/idempotency';
 
 /**
@@ -39,7 +38,7 @@ export class PluginConnectionsController {
   @ApiCreatedResponse({ type: InstalledPluginConnectionResponse })
   async install(
     @CurrentPrincipal() principal: OperatorPrincipal,
-    @Param() params: TenantPluginConnectionsParams,
+    @Param() params: TenantParams,
     @Body() body: InstallPluginBody,
     @Headers(IDEMPOTENCY_KEY_HEADER) idempotencyKey: string | undefined,
   ): Promise<InstalledPluginConnectionResponse> {

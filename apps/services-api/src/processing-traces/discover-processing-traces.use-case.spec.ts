@@ -62,7 +62,7 @@ function setUp(options: { installed?: TraceProvider[]; sessionExists?: boolean; 
   } as unknown as TraceCredentials;
   const fanOut = new TraceFanOut(credentials, { providerTimeoutMs: 1_000, retrievalCacheTtlSeconds: 60 });
   const useCase = new DiscoverProcessingTracesUseCase(access, repository, fanOut, providers);
-  return { providers, scopes, discover: () => useCase.execute({ principal, tenantID, sessionID: sessionID.toUpperCase() }) };
+  return { providers, scopes, discover: () => useCase.execute({ principal, tenantID, sessionID }) };
 }
 
 describe('DiscoverProcessingTracesUseCase (operation 9)', () => {

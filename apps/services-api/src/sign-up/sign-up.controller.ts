@@ -13,12 +13,11 @@ import {
   EmailVerificationBody,
   EmailVerificationResponse,
   InvitationBody,
-  InvitationParams,
   InvitationResponse,
   SignUpBody,
   SignUpResponse,
 } from './sign-up.dto';
-import { ApiErrors, clientAddressKey } from '@platform/http-common';
+import { ApiErrors, clientAddressKey, TenantParams } from '@platform/http-common';
 import { Idempotent } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
@@ -93,7 +92,7 @@ export class SignUpController {
   @ApiCreatedResponse({ type: InvitationResponse })
   async invite(
     @CurrentPrincipal() principal: OperatorPrincipal,
-    @Param() params: InvitationParams,
+    @Param() params: TenantParams,
     @Body() body: InvitationBody,
     @Headers('accept-language') acceptLanguage: string | undefined,
   ): Promise<InvitationResponse> {

@@ -1,13 +1,23 @@
+import { Transform } from 'class-transformer';
 import { ValidateBy, ValidationOptions } from 'class-validator';
-import { isUuid } from './uuid';
+import { canonicalUuid, isUuid } from './uuid';
 
 /**
  * Validation decorators whose message is the `allowed` text of a 1002 field
  * (DESIGN.md section 5). The pipe reports the first failing one per field.
  */
 
+/**
+ * A UUID in any case, handed on lower-cased (canonicalUuid). A refused value
+ * is left as sent, so `received` shows what the client sent.
+ */
 export function IsUuidValue(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isUuidValue', validator: { validate: (value) => isUuid(value) } }, { ...options, message: 'uuid' });
+  const rule = ValidateBy({ name: 'isUuidValue', validator: { validate: (value) => isUuid(value) } }, { ...options, message: 'uuid' });
+  const canonical = Transform(({ value }) => (isUuid(value) ? canonicalUuid(value) : value));
+  return (target, property) => {
+    canonical(target, property);
+    rule(target, property);
+  };
 }
 
 const DECIMAL_INTEGER = /^(0|[1-9][0-9]*)$/;
