@@ -32,7 +32,7 @@ export interface StoredAuditEvent {
 /** The filters of the list; each is optional. */
 export interface AuditEventFilter {
   action?: AuditAction;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   actorID?: string;
   /** Inclusive lower bound of occurred_at. */
   from?: Date;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_ACTION_NAMES } from '@platform/audit';
 import { AUDIT_ACTOR_KINDS } from '@platform/database';
-import { IsDateTimeValue, IsOneOf, IsUuidValue, ListMeta, PaginationQuery } from '@platform/http-common';
+import { IsCanonicalUuid, IsDateTimeValue, IsOneOf, ListMeta, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** Audit events are paged like the other lists, up to 200 a page. */
@@ -15,7 +15,7 @@ export class ListAuditEventsQuery extends PaginationQuery(MAX_AUDIT_EVENTS_PER_P
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only events of this actor (an operator, plugin or plugin connection id)' })
   @IsOptional()
-  @IsUuidValue()
+  @IsCanonicalUuid()
   actorID?: string;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Only events at or after this instant' })

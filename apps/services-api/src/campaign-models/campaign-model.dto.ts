@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CAMPAIGN_MODEL_STATUSES, MESSAGING_CHANNELS } from '@platform/database';
-import { IsOneOf, IsStringOfLength, IsUuidValue, ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
+import { IsCanonicalUuid, IsOneOf, IsStringOfLength, IsUuidValue, ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { CampaignModelSlotsDto } from './campaign-model-slots.dto';
@@ -14,7 +14,7 @@ export const MAX_TAG_LENGTH = 64;
 
 export class CampaignModelParams extends TenantParams {
   @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
+  @IsCanonicalUuid()
   campaignModelID!: string;
 }
 

@@ -7,7 +7,7 @@ import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 import type { SessionVisibility } from './session-visibility';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
-// Canonical, as the request rule (IsUuidValue) hands it on.
+// Canonical, as the request rule (IsCanonicalUuid) hands it on.
 const contactID = '7a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 const operator: Principal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 

@@ -8,7 +8,7 @@ import { sessionVisibilityOf } from './session-visibility';
 export interface ListContactSessionsCommand {
   principal: Principal;
   tenantID: string;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   contactID: string;
   page: PageRequest;
 }

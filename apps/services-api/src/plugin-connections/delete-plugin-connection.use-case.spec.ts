@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 
 const tenantID = '5D1E0F3A-8C2B-4D6E-9F10-112233445566';
-// Canonical, as the request rule (IsUuidValue) hands it on.
+// Canonical, as the request rule (IsCanonicalUuid) hands it on.
 const pluginConnectionID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 

@@ -6,7 +6,7 @@ import { TransportClient } from '@platform/transport';
 export interface DeletePluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   pluginConnectionID: string;
 }
 

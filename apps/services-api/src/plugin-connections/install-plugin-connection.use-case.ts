@@ -7,7 +7,7 @@ import { TransportClient } from '@platform/transport';
 export interface InstallPluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   pluginID: string;
   /** The request's `Idempotency-Key`, if it carried one. */
   idempotencyKey?: string;

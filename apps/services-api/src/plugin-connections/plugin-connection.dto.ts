@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUuidValue, TenantParamsWith } from '@platform/http-common';
+import { IsCanonicalUuid, TenantParamsWith } from '@platform/http-common';
 
 export class PluginConnectionParams extends TenantParamsWith('pluginConnectionID') {}
 
 export class InstallPluginBody {
   @ApiProperty({ format: 'uuid', description: 'The plugin to install on the tenant' })
-  @IsUuidValue()
+  @IsCanonicalUuid()
   pluginID!: string;
 }
 

@@ -10,7 +10,7 @@ import { TraceFanOut } from './trace-fan-out';
 export interface DiscoverProcessingTracesCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   sessionID: string;
 }
 

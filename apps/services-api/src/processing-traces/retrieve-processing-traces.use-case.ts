@@ -11,7 +11,7 @@ import { TraceFanOut } from './trace-fan-out';
 export interface RetrieveProcessingTracesCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  /** Canonical (lower-cased by the request rule, IsUuidValue). */
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   sessionID: string;
   traces: RequestedTrace[];
 }

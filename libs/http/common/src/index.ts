@@ -19,7 +19,7 @@ export type { PageQueryFields, PageRequest } from './pagination';
 export { RequestValidationPipe } from './request-validation.pipe';
 export { canonicalUuid, isUuid } from './uuid';
 export { TenantParams, TenantParamsWith } from './path-params';
-export { IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
+export { IsCanonicalUuid, IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
 export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export type { ApiDocumentOptions, ApiServer } from './openapi/api-document';

@@ -1,16 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUuidValue } from './validators';
+import { IsCanonicalUuid } from './validators';
 
 /** Path parameters of the routes whose only parameter is `tenantID`. */
 export class TenantParams {
   @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
+  @IsCanonicalUuid()
   tenantID!: string;
 }
 
 function declareUuidParam(prototype: object, name: string): void {
   ApiProperty({ format: 'uuid', type: String })(prototype, name);
-  IsUuidValue()(prototype, name);
+  IsCanonicalUuid()(prototype, name);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { IsDateTimeValue, IsUuidValue } from './validators';
+import { IsCanonicalUuid, IsDateTimeValue } from './validators';
 
 class Probe {
   @IsDateTimeValue()
@@ -28,9 +28,9 @@ describe('IsDateTimeValue', () => {
   });
 });
 
-describe('IsUuidValue', () => {
+describe('IsCanonicalUuid', () => {
   class Ids {
-    @IsUuidValue()
+    @IsCanonicalUuid()
     tenantID!: unknown;
   }
   const accepted = (tenantID: unknown) => plainToInstance(Ids, { tenantID });

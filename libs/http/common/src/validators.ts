@@ -7,12 +7,19 @@ import { canonicalUuid, isUuid } from './uuid';
  * (DESIGN.md section 5). The pipe reports the first failing one per field.
  */
 
-/**
- * A UUID in any case, handed on lower-cased (canonicalUuid). A refused value
- * is left as sent, so `received` shows what the client sent.
- */
 export function IsUuidValue(options?: ValidationOptions): PropertyDecorator {
-  const rule = ValidateBy({ name: 'isUuidValue', validator: { validate: (value) => isUuid(value) } }, { ...options, message: 'uuid' });
+  return ValidateBy({ name: 'isUuidValue', validator: { validate: (value) => isUuid(value) } }, { ...options, message: 'uuid' });
+}
+
+/**
+ * IsUuidValue for an id the request only names (path ids, filters, the
+ * plugin to install): handed on lower-cased (canonicalUuid), so no use case
+ * or repository lower-cases it again. A refused value is left as sent, so
+ * `received` shows what the client sent. An id the answer may echo as sent
+ * (e.g. in a 400 the action raises) keeps plain IsUuidValue.
+ */
+export function IsCanonicalUuid(): PropertyDecorator {
+  const rule = IsUuidValue();
   const canonical = Transform(({ value }) => (isUuid(value) ? canonicalUuid(value) : value));
   return (target, property) => {
     canonical(target, property);
