@@ -1,5 +1,3 @@
-export { accessGranted, runWithAfterAccess, withAccessStillChecked } from './after-access';
-export type { AfterAccess } from './after-access';
 export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
 export { AuthCacheSettings } from './auth-cache-settings';

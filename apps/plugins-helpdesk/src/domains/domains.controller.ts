@@ -9,7 +9,7 @@ import { normalizeHostname } from './hostname';
 import { ListDomainsUseCase } from './list-domains.use-case';
 import { RefreshDomainUseCase } from './refresh-domain.use-case';
 import { RemoveDomainUseCase } from './remove-domain.use-case';
-import { Idempotent } from '@platform/idempotency';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 /** What the helpdesk access check adds to the guard's errors: the tenant must have the helpdesk plugin connected. */
 const ACCESS_ERRORS = ['TenantNotConnected'] as const;
@@ -39,8 +39,13 @@ export class DomainsController {
   @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainLimitReached', 'DomainHostnameRefused', 'DomainProvisioning')
   @Idempotent()
   @ApiCreatedResponse({ type: DomainStatusResponse })
-  add(@CurrentPrincipal() principal: Principal, @Param() params: TenantParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {
-    return this.addDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(body.domainHostname) });
+  add(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: TenantParams,
+    @Body() body: AddDomainBody,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
+  ): Promise<DomainStatusResponse> {
+    return this.addDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(body.domainHostname), idempotency });
   }
 
   @Get()

@@ -3,7 +3,6 @@ import type { TenantScope } from '@platform/auth';
 import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import type { HelpdeskDomainStatus } from '@platform/database';
 import { AppException, rethrowUniqueViolation } from '@platform/errors';
-import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
 
 /** A domain row, as the use cases need it. */
 export interface StoredDomain {
@@ -38,9 +37,8 @@ const ENSURE_HELP_CENTER = sql<{ id: string }, [tenantID: string]>(
        RETURNING id`,
 );
 
-/** Read with the tenant's standing, so `$2` is the helpdesk plugin's (readWithStanding). */
-const BY_HOSTNAME_WITH_STANDING = readWithStanding<StoredDomain, [hostname: string]>(
-  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $3`,
+const BY_HOSTNAME = sql<StoredDomain, [tenantID: string, hostname: string]>(
+  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $2`,
 );
 
 const HOSTNAME_TAKEN = sql<{ taken: boolean }, [hostname: string]>('SELECT EXISTS (SELECT 1 FROM helpdesk_domains WHERE hostname = $1) AS taken');
@@ -92,9 +90,9 @@ export class DomainsRepository extends TransactionalRepository {
     return created.id;
   }
 
-  /** The tenant's domain `hostname`, to read with the tenant's standing (HelpdeskAccess.requireAndRead). */
-  byHostname(hostname: string): RowRead<StoredDomain, [hostname: string]> {
-    return { statement: BY_HOSTNAME_WITH_STANDING, parameters: [hostname] };
+  /** The tenant's domain `hostname`, if it has one. */
+  async byHostname(scope: TenantScope, hostname: string): Promise<StoredDomain | undefined> {
+    return firstRow(this.dataSource, BY_HOSTNAME, [scope.tenantID, hostname]);
   }
 
   async hostnameTaken(hostname: string): Promise<boolean> {

@@ -16,7 +16,7 @@ import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
 import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
-import { Idempotent } from '@platform/idempotency';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 /** SPEC.md operations 2-5: campaign models (message templates) of a tenant. */
 @ApiTags('Campaigns/Models')
@@ -46,8 +46,9 @@ export class CampaignModelsController {
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Body() body: CreateCampaignModelBody,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<CampaignModelResponse> {
-    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body }) };
+    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body, idempotency }) };
   }
 
   /** Operation 4. */

@@ -3,6 +3,7 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
 import type { CampaignModelsRepository, ConnectedChannel, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
@@ -124,6 +125,7 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
     useCase.execute({
       principal,
       tenantID,
+      idempotency: NO_IDEMPOTENCY_KEY,
       body: {
         campaignModelChannel: 'whatsapp',
         campaignModelChannelID: channelID,

@@ -4,6 +4,7 @@ import type { PlatformMetrics } from '@platform/observability';
 import { TransportClient } from '@platform/transport';
 import { of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
@@ -23,7 +24,7 @@ function installing() {
   const metrics = { transportRequestEnded: () => undefined } as unknown as PlatformMetrics;
   const access = { require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) } as unknown as TenantAccessService;
   const useCase = new InstallPluginConnectionUseCase(access, new TransportClient(client, 1_000, metrics));
-  return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey }) };
+  return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey, idempotency: NO_IDEMPOTENCY_KEY }) };
 }
 
 describe('InstallPluginConnectionUseCase (services-api)', () => {

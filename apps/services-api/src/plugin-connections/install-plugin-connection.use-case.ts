@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { actorOf, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { InstallPluginConnection, InstallPluginConnectionReply } from '@platform/contracts';
+import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { TransportClient } from '@platform/transport';
 
 export interface InstallPluginConnectionCommand {
@@ -11,6 +12,8 @@ export interface InstallPluginConnectionCommand {
   pluginID: string;
   /** The request's `Idempotency-Key`, if it carried one. */
   idempotencyKey?: string;
+  /** Claimed right after the access check (docs/idempotency.md, check order). */
+  idempotency: IdempotencyKeyClaim;
 }
 
 /**
@@ -28,6 +31,7 @@ export class InstallPluginConnectionUseCase {
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    await command.idempotency.claimKey();
     const requestKey = command.idempotencyKey === undefined ? undefined : scopedRequestKey(actorOf(command.principal), command.idempotencyKey);
     return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID, requestKey });
   }

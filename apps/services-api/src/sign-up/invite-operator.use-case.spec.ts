@@ -3,6 +3,7 @@ import { grantTenantScope, hashSecretToken, TenantAccessService } from '@platfor
 import type { CreateInvitationPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { EmailDomainCheck } from './email-domain-check';
 import { InviteOperatorUseCase } from './invite-operator.use-case';
 import type { InvitationMailJob, SignUpMailJob } from './mail/sign-up-mail.job';
@@ -58,7 +59,7 @@ class World {
   }
 }
 
-const command = { principal, tenantID: TENANT, operatorEmail: ' Ana@Acme.com.br ', language: 'pt-BR' as const };
+const command = { principal, tenantID: TENANT, operatorEmail: ' Ana@Acme.com.br ', language: 'pt-BR' as const, idempotency: NO_IDEMPOTENCY_KEY };
 const codeOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => (error as AppException).code);
 
 describe('InviteOperatorUseCase', () => {

@@ -18,7 +18,7 @@ import {
   SignUpResponse,
 } from './sign-up.dto';
 import { ApiErrors, clientAddressKey, TenantParams } from '@platform/http-common';
-import { Idempotent } from '@platform/idempotency';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
   name: 'accept-language',
@@ -95,12 +95,14 @@ export class SignUpController {
     @Param() params: TenantParams,
     @Body() body: InvitationBody,
     @Headers('accept-language') acceptLanguage: string | undefined,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<InvitationResponse> {
     const data = await this.invitations.execute({
       principal,
       tenantID: params.tenantID,
       operatorEmail: body.operatorEmail,
       language: mailLanguageOf(acceptLanguage),
+      idempotency,
     });
     return { data };
   }
