@@ -1,6 +1,5 @@
 import type { SqlRunner } from '@platform/database';
 import { RecordingAuditTrail } from '@platform/testing';
-import { Clock } from '@platform/app-foundation';
 import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
 import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../domain-provider/custom-hostname-provider';
@@ -191,18 +190,8 @@ export class FakeProvider extends CustomHostnameProvider {
   }
 }
 
-/** A clock the tests move. */
-export class FakeClock extends Clock {
-  current = new Date('2026-03-02T12:00:00.000Z');
-
-  override now(): Date {
-    return new Date(this.current);
-  }
-
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
+/** The clock the tests move: the shared double. */
+export { FakeClock } from '@platform/testing';
 
 /** The refresh slot of each domain: one claim per REFRESH_WINDOW_MS, by the claim times given. */
 export class FakeThrottle {
