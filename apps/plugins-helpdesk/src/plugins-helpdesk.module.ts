@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
+import { operatorTokenSettingsOf } from '@platform/auth';
 import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { PluginsHelpdeskConfig, SANDBOX_CLOUDFLARE_API_TOKEN, SANDBOX_CLOUDFLARE_ZONE_ID } from './config';
 import { DomainsModule } from './domains/domains.module';
@@ -14,12 +15,7 @@ export class PluginsHelpdeskModule {
         AppFoundationModule.forRoot({
           app: 'plugins-helpdesk',
           config,
-          operatorTokens: {
-            issuer: config.OPERATOR_JWT_ISSUER,
-            audience: config.OPERATOR_JWT_AUDIENCE,
-            publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
-            jwksUrl: config.OPERATOR_JWKS_URL,
-          },
+          operatorTokens: operatorTokenSettingsOf(config),
         }),
         IdempotencyModule.forRoot(idempotencySettingsOf('plugins-helpdesk', config)),
         HelpdeskAccessModule.forRoot({

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
+import { operatorTokenSettingsOf } from '@platform/auth';
 import { outboundPolicyOf } from '@platform/http-outbound';
 import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { TransportClientModule, transportSettingsOf } from '@platform/transport';
@@ -26,12 +27,7 @@ export class ServicesApiModule {
         AppFoundationModule.forRoot({
           app: 'services-api',
           config,
-          operatorTokens: {
-            issuer: config.OPERATOR_JWT_ISSUER,
-            audience: config.OPERATOR_JWT_AUDIENCE,
-            publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
-            jwksUrl: config.OPERATOR_JWKS_URL,
-          },
+          operatorTokens: operatorTokenSettingsOf(config),
         }),
         IdempotencyModule.forRoot(idempotencySettingsOf('services-api', config)),
         TransportClientModule.forRoot(transportSettingsOf(config), config.CORE_TENANTS_RPC_TIMEOUT_MS),

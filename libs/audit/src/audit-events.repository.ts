@@ -32,6 +32,7 @@ export interface StoredAuditEvent {
 /** The filters of the list; each is optional. */
 export interface AuditEventFilter {
   action?: AuditAction;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   actorID?: string;
   /** Inclusive lower bound of occurred_at. */
   from?: Date;
@@ -110,5 +111,5 @@ export class AuditEventsRepository {
 }
 
 function filterParams(scope: TenantScope, filter: AuditEventFilter): FilterParams {
-  return [scope.tenantID, filter.action ?? null, filter.actorID?.toLowerCase() ?? null, filter.from ?? null, filter.to ?? null];
+  return [scope.tenantID, filter.action ?? null, filter.actorID ?? null, filter.from ?? null, filter.to ?? null];
 }

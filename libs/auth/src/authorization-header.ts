@@ -1,5 +1,5 @@
 import { AppException } from '@platform/errors';
-import { isUuid } from '@platform/http-common';
+import { canonicalUuid, isUuid } from '@platform/http-common';
 
 /** A credential as read from the header, before it is verified. */
 export type PresentedCredential =
@@ -31,7 +31,7 @@ function decodeIdAndSecret(encoded: string): { id: string; secret: string } {
   const id = text.slice(0, colon);
   const secret = text.slice(colon + 1);
   if (!isUuid(id) || secret.length === 0) throw unauthorized();
-  return { id: id.toLowerCase(), secret };
+  return { id: canonicalUuid(id), secret };
 }
 
 /**

@@ -1,5 +1,3 @@
-export { accessGranted, runWithAfterAccess, withAccessStillChecked } from './after-access';
-export type { AfterAccess } from './after-access';
 export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
 export { AuthCacheSettings } from './auth-cache-settings';
@@ -10,8 +8,8 @@ export { CacheSeal } from './cache-seal';
 export type { CacheSecrets } from './cache-seal';
 export { CredentialStore } from './credential-store';
 export { Auth, CurrentPrincipal } from './decorators';
-export { OPERATOR_JWT_ALGORITHM, OperatorTokenVerifier } from './operator-token.verifier';
-export type { OperatorTokenSettings } from './operator-token.verifier';
+export { OPERATOR_JWT_ALGORITHM, operatorTokenSettingsOf, OperatorTokenVerifier } from './operator-token.verifier';
+export type { OperatorTokenConfig, OperatorTokenSettings } from './operator-token.verifier';
 export { AUTH_PROFILES } from './principal';
 export type { AuthProfile, OperatorPrincipal, PluginConnectionPrincipal, PluginPrincipal, Principal } from './principal';
 export { encodeIdAndSecret, generateSecretToken, hashSecretToken, secretTokenMatches } from './secret-tokens';

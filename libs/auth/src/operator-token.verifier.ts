@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { KeyObject } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, errors, importSPKI, JWTPayload, jwtVerify } from 'jose';
+import type { OperatorTokenVerificationConfig } from '@platform/config';
 import { AppException } from '@platform/errors';
-import { isUuid } from '@platform/http-common';
+import { canonicalUuid, isUuid } from '@platform/http-common';
 import { ExpiringCache } from './expiring-cache';
 
 /** The one signing algorithm of operator tokens; anything else (including `none`) is refused. */
@@ -17,6 +18,19 @@ export interface OperatorTokenSettings {
   jwksUrl?: string;
   /** Most verified tokens remembered at once (default 10,000). */
   verifiedTokenCacheSize?: number;
+}
+
+/** The config keys every app reads its operator-token settings from. */
+export type OperatorTokenConfig = Pick<OperatorTokenVerificationConfig, 'OPERATOR_JWT_ISSUER' | 'OPERATOR_JWT_AUDIENCE' | 'OPERATOR_JWT_PUBLIC_KEY' | 'OPERATOR_JWKS_URL'>;
+
+/** How an app verifies operator tokens: the claims it expects and core-tenants' public key, inline or by JWKS. */
+export function operatorTokenSettingsOf(config: OperatorTokenConfig): OperatorTokenSettings {
+  return {
+    issuer: config.OPERATOR_JWT_ISSUER,
+    audience: config.OPERATOR_JWT_AUDIENCE,
+    publicKey: config.OPERATOR_JWT_PUBLIC_KEY,
+    jwksUrl: config.OPERATOR_JWKS_URL,
+  };
 }
 
 /** What a full verification of a token established, kept for its next presentations. */
@@ -98,7 +112,7 @@ export class OperatorTokenVerifier {
       if (isJwks(resolver)) this.servedKeyIDs = new Set(resolver.jwks()?.keys.map((key) => key.kid));
     }
     if (!isUuid(payload.sub)) throw new AppException('Unauthorized');
-    const operatorID = payload.sub.toLowerCase();
+    const operatorID = canonicalUuid(payload.sub);
     // The full check's rule: expired once `exp` <= now in whole seconds, i.e. from exp * 1000 ms on.
     this.verified.set(jwt, { operatorID, keyID }, (payload.exp as number) * 1000);
     return operatorID;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RateLimitSetting } from '@platform/config';
 import { AppException } from '@platform/errors';
-import { isUuid } from '@platform/http-common';
+import { canonicalUuid, isUuid } from '@platform/http-common';
 import { currentRequest, PlatformMetrics } from '@platform/observability';
 import { QuotaCounter, QuotaCounters, QuotaReading } from '@platform/redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -128,7 +128,7 @@ function policyOf(name: PolicyName, setting: RateLimitSetting): Policy {
 /** The tenant of the path, when it is a UUID (anything else is refused 400 later, charged to the principal only). */
 function pathTenantOf(request: FastifyRequest): string | undefined {
   const tenantID = (request.params as Record<string, string | undefined> | undefined)?.tenantID;
-  return isUuid(tenantID) ? tenantID.toLowerCase() : undefined;
+  return isUuid(tenantID) ? canonicalUuid(tenantID) : undefined;
 }
 
 function tenantOf(request: FastifyRequest, principal: Principal): string | undefined {

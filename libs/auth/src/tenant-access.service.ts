@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
+import { canonicalUuid } from '@platform/http-common';
+import { recordTenantAccessGranted } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
-import { accessGranted } from './after-access';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
@@ -59,17 +60,25 @@ export class TenantAccessService {
 
   /**
    * Throws 403 1004 (or 404 1062) unless the principal may act on the tenant;
-   * otherwise runs the request's work that waits for access (after-access.ts)
-   * and returns the scope that repository methods on its data require.
+   * otherwise records the grant on the request (the request budgets give
+   * back a tenant's request that never passed it) and returns the scope that
+   * repository methods on its data require.
    */
   async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<TenantScope> {
+    await this.check(principal, tenantID, requirement);
+    recordTenantAccessGranted();
+    return grantTenantScope(tenantID);
+  }
+
+  /**
+   * The check of `require` alone, for an access rule with steps after it (the
+   * helpdesk connection): that rule records the grant once its last step passed.
+   */
+  async check(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
     const standing = await this.standingOf(principal, tenantID);
     if (standing === 'no-tenant') throw new AppException(requirement.tenantNotFoundIs404 ? 'TenantNotFound' : 'Forbidden');
     const allowed = requirement.ownerOnly ? standing === 'owner' : standing !== 'none';
     if (!allowed) throw new AppException('Forbidden');
-    const pendingWork = accessGranted();
-    if (pendingWork) await pendingWork;
-    return grantTenantScope(tenantID);
   }
 
   /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
@@ -79,7 +88,7 @@ export class TenantAccessService {
   }
 
   private async standingOf(principal: Principal, tenantID: string): Promise<Standing> {
-    const normalizedTenantID = tenantID.toLowerCase();
+    const normalizedTenantID = canonicalUuid(tenantID);
     if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
     const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
     const key = standingKey(normalizedTenantID, subject);

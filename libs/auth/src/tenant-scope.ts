@@ -5,6 +5,8 @@
  * from `trustedTenantScope` below. A literal or an `as` cast would be the only
  * other way, and lint refuses `as TenantScope`.
  */
+import { canonicalUuid } from '@platform/http-common';
+
 declare const checked: unique symbol;
 
 export interface TenantScope {
@@ -15,7 +17,7 @@ export interface TenantScope {
 
 /** Produces the scope; called by the access check and `trustedTenantScope` only. */
 export function grantTenantScope(tenantID: string): TenantScope {
-  return { tenantID: tenantID.toLowerCase() } as TenantScope;
+  return { tenantID: canonicalUuid(tenantID) } as TenantScope;
 }
 
 /**

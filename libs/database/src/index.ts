@@ -5,5 +5,6 @@ export * from './entities';
 export { MIGRATIONS } from './migrations';
 export { runMigrations } from './run-migrations';
 export { firstRow, rows, run, sql } from './typed-sql';
+export { TransactionalRepository } from './transactional-repository';
 export type { Sql, SqlResult, SqlRunner } from './typed-sql';
 export { deleteInBatches, PeriodicSweep } from './expiry-sweep';

@@ -1,12 +1,14 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { Clock } from '@platform/app-foundation';
-import { actorOf, AuthenticatedRequest, runWithAfterAccess } from '@platform/auth';
+import { actorOf, AuthenticatedRequest } from '@platform/auth';
 import { errorEnvelope, toAppException } from '@platform/errors';
+import { canonicalUuid } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { fingerprintOf } from './fingerprint';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from './idempotency-key';
+import { attachKeyClaim } from './idempotency-key-claim';
 import type { IdempotencyKeyStore, KeyScope, StoredAnswer } from './idempotency-key-store';
 import { IDEMPOTENCY_KEY_STORE, IDEMPOTENCY_SETTINGS, IdempotencyModuleSettings } from './idempotency-settings';
 import { IdempotentReplay, IdempotentRequest } from './idempotent-request';
@@ -27,9 +29,10 @@ function keptHeadersOf(reply: FastifyReply): Record<string, string> {
 /**
  * The `@Idempotent()` routes' interceptor (docs/idempotency.md). It runs after
  * the guard (authentication); the key's format is checked here, before the
- * route's own validation. The claim itself waits for the route's access check
- * to pass (runWithAfterAccess), so it is made right before the action; then
- * the action's answer is kept for replay, or the claim released.
+ * route's own validation. The claim itself is the use case's step after its
+ * access check (IdempotencyKeyClaim, handed over by `@IdempotencyClaim()`), so
+ * it is made right before the action; then the action's answer is kept for
+ * replay, or the claim released.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -50,22 +53,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
       app: this.settings.app,
       // Idempotent routes are guarded; a route without a principal never shares keys with one that has.
       principal: request.principal ? actorOf(request.principal) : 'anonymous',
-      tenantID: typeof params.tenantID === 'string' ? params.tenantID.toLowerCase() : '',
+      tenantID: typeof params.tenantID === 'string' ? canonicalUuid(params.tenantID) : '',
       key,
     };
     // The body as parsed, before the route's DTO transforms it: what the client sent.
     const fingerprint = fingerprintOf({ method: request.method, route: request.routeOptions.url ?? request.url, params, body: request.body });
     const idempotent = new IdempotentRequest(this.store, scope, fingerprint, this.settings, () => this.clock.now(), randomUUID);
+    attachKeyClaim(request, { claimKey: () => idempotent.claim() });
     return from(this.handle(idempotent, next, context.switchToHttp().getResponse<FastifyReply>()));
   }
 
   private async handle(idempotent: IdempotentRequest, next: CallHandler, reply: FastifyReply): Promise<unknown> {
     let value: unknown;
     try {
-      value = await runWithAfterAccess(
-        () => idempotent.claim(),
-        () => lastValueFrom(next.handle(), { defaultValue: undefined }),
-      );
+      value = await lastValueFrom(next.handle(), { defaultValue: undefined });
     } catch (error) {
       if (error instanceof IdempotentReplay) return this.replay(error.answer, reply);
       if (idempotent.owned) {
@@ -76,7 +77,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw error;
     }
     if (!idempotent.claimed) {
-      this.logger.error({ key: idempotent.scope.key }, 'an @Idempotent() route answered without an access check: its key was not claimed');
+      this.logger.error({ key: idempotent.scope.key }, 'an @Idempotent() route answered without claiming its key after the access check');
     }
     await this.settle(idempotent, { status: reply.statusCode, headers: keptHeadersOf(reply), body: JSON.stringify(value ?? null) });
     return value;

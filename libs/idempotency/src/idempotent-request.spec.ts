@@ -1,9 +1,9 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { accessGranted } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { defer, lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { keyClaimOf } from './idempotency-key-claim';
 import type { ExistingKey, IdempotencyKeyStore, KeyScope, NewClaim, StoredAnswer } from './idempotency-key-store';
 import { IdempotentReplay, IdempotentRequest, isKeptAnswer, verdictOn } from './idempotent-request';
 
@@ -195,7 +195,7 @@ describe('IdempotencyInterceptor', () => {
   const interceptor = new IdempotencyInterceptor(store, { ...SETTINGS, app: 'services-api', sweepIntervalSeconds: 600 }, { now: () => T0 });
   let actions = 0;
 
-  /** One request through the interceptor: the handler checks access (accessGranted), then acts as `act` says. */
+  /** One request through the interceptor: the handler (its use case) claims the key after its access check, then acts as `act` says. */
   async function send(key: string | undefined, body: unknown, act: (reply: FakeReply) => unknown = () => ({ created: (actions += 1) })) {
     const reply = new FakeReply();
     const request = {
@@ -211,7 +211,7 @@ describe('IdempotencyInterceptor', () => {
     const next: CallHandler = {
       handle: () =>
         defer(async () => {
-          await accessGranted();
+          await keyClaimOf(request).claimKey();
           return act(reply);
         }),
     };

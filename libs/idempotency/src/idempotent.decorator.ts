@@ -4,9 +4,9 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
  * Makes a create operation safe to retry with an `Idempotency-Key` header
- * (docs/idempotency.md): the first answer is kept and replayed. The route's
- * access check must run through TenantAccessService (or call
- * `accessGranted()`), which is where the key is claimed.
+ * (docs/idempotency.md): the first answer is kept and replayed. The route
+ * hands `@IdempotencyClaim()` to its use case, which claims the key right after
+ * its access check (IdempotencyKeyClaim).
  */
 export function Idempotent(): MethodDecorator {
   return applyDecorators(UseInterceptors(IdempotencyInterceptor), ApiIdempotent());

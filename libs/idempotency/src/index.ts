@@ -3,6 +3,8 @@ export type { RequestParameters } from './fingerprint';
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from './idempotency-key';
 export type { ExistingKey, IdempotencyKeyStore, KeyScope, NewClaim, StoredAnswer } from './idempotency-key-store';
 export { IdempotencyInterceptor } from './idempotency.interceptor';
+export { IdempotencyClaim, NO_IDEMPOTENCY_KEY } from './idempotency-key-claim';
+export type { IdempotencyKeyClaim } from './idempotency-key-claim';
 export { IdempotencyKeysRepository } from './idempotency-keys.repository';
 export { IdempotencyModule } from './idempotency.module';
 export { IDEMPOTENCY_KEY_STORE, IDEMPOTENCY_SETTINGS, idempotencySettingsOf } from './idempotency-settings';

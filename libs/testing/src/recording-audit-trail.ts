@@ -1,15 +1,16 @@
 import type { AuditRecord, AuditTrail } from '@platform/audit';
+import { fake } from './doubles';
 
 /** An AuditTrail for unit tests: keeps what a use case recorded, with the runner it recorded in. */
 export class RecordingAuditTrail {
   readonly records: { runner: unknown; tenantID: string; record: AuditRecord; actor?: string }[] = [];
 
   asTrail(): AuditTrail {
-    return {
+    return fake<AuditTrail>({
       record: async (runner: unknown, scope: { tenantID: string }, record: AuditRecord, actor?: string) => {
         this.records.push({ runner, tenantID: scope.tenantID, record, ...(actor ? { actor } : {}) });
       },
-    } as unknown as AuditTrail;
+    });
   }
 
   /** The actions recorded, in order. */

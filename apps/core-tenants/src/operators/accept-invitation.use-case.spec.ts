@@ -1,5 +1,5 @@
 import type { Clock } from '@platform/app-foundation';
-import { RecordingAuditTrail } from '@platform/testing';
+import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import type { InvitationRow, OperatorsRepository } from './operators.repository';
@@ -15,15 +15,15 @@ class FakeOperators {
   audit = new RecordingAuditTrail();
 
   asRepository(): OperatorsRepository {
-    return {
+    return fake<OperatorsRepository>({
       emailOf: async (operatorID: string) => this.emails.get(operatorID),
-      transaction: async <T>(work: (runner: object) => Promise<T>) => work({}),
+      transaction: transactionOn(),
       lockInvitationByTokenHash: async (_runner: object, tokenHash: string) => (tokenHash === TOKEN_HASH ? this.invitation : undefined),
       acceptInvitation: async (_runner: object, invitation: InvitationRow, operatorID: string, now: Date) => {
         this.memberships.push(`${invitation.tenantID}:${operatorID}`);
         invitation.acceptedAt = now;
       },
-    } as unknown as OperatorsRepository;
+    });
   }
 }
 

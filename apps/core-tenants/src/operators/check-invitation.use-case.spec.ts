@@ -1,5 +1,6 @@
 import type { Clock } from '@platform/app-foundation';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { CheckInvitationUseCase } from './check-invitation.use-case';
 import type { InvitationRow, OperatorsRepository } from './operators.repository';
 
@@ -8,7 +9,7 @@ const TOKEN_HASH = 'd'.repeat(64);
 
 describe('CheckInvitationUseCase', () => {
   const invitation: InvitationRow = { id: 'inv-1', tenantID: 't', email: 'ana@acme.com.br', expiresAt: new Date(NOW + 1), acceptedAt: null };
-  const repository = { invitationByTokenHash: async (hash: string) => (hash === TOKEN_HASH ? invitation : undefined) } as unknown as OperatorsRepository;
+  const repository = fake<OperatorsRepository>({ invitationByTokenHash: async (hash: string) => (hash === TOKEN_HASH ? invitation : undefined) });
   let now = NOW;
   const clock: Clock = { now: () => new Date(now) };
   const useCase = new CheckInvitationUseCase(repository, clock);

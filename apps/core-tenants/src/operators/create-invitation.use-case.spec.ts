@@ -1,5 +1,5 @@
 import { AppException } from '@platform/errors';
-import { RecordingAuditTrail } from '@platform/testing';
+import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { CreateInvitationUseCase } from './create-invitation.use-case';
 import type { NewInvitation, OperatorsRepository } from './operators.repository';
@@ -12,15 +12,15 @@ class FakeOperators {
   audit = new RecordingAuditTrail();
 
   asRepository(): OperatorsRepository {
-    return {
+    return fake<OperatorsRepository>({
       invitationContext: async (tenantID: string) => (tenantID === TENANT ? { tenantName: 'Acme Atendimento', inviterName: 'Olivia' } : undefined),
-      transaction: async <T>(work: (runner: unknown) => Promise<T>) => work({ query: async () => [] }),
+      transaction: transactionOn(),
       createInvitation: async (invitation: NewInvitation) => {
         if (this.invitations.has(invitation.id)) return false;
         this.invitations.set(invitation.id, invitation);
         return true;
       },
-    } as unknown as OperatorsRepository;
+    });
   }
 }
 

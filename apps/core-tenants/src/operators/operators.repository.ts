@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
-import { DataSource } from 'typeorm';
+import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 
 export interface NewOperator {
   email: string;
@@ -68,14 +67,7 @@ const INVITATION_CONTEXT = sql<{ tenantName: string; inviterName: string | null 
 
 /** Operators, memberships and invitations as sign-up and invitations use them (addresses normalised). */
 @Injectable()
-export class OperatorsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** Runs `work` in one transaction: every statement given the runner commits together or not at all. */
-  transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
-  }
-
+export class OperatorsRepository extends TransactionalRepository {
   async existsWithEmail(email: string): Promise<boolean> {
     return (await rows(this.dataSource, EMAIL_TAKEN, [email])).length > 0;
   }

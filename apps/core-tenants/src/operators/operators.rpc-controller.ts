@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { canonicalUuid } from '@platform/http-common';
 import {
   AcceptInvitation,
   AcceptInvitationPayload,
@@ -61,8 +62,8 @@ export class OperatorsRpcController {
   @MessagePattern(CreateInvitation.pattern)
   createInvitation(@Payload() payload: CreateInvitationPayload): Promise<CreateInvitationReply> {
     return this.creation.execute({
-      id: payload.invitationID.toLowerCase(),
-      tenantID: payload.tenantID.toLowerCase(),
+      id: canonicalUuid(payload.invitationID),
+      tenantID: canonicalUuid(payload.tenantID),
       email: payload.email,
       tokenHash: payload.tokenHash,
       invitedBy: payload.invitedBy.toLowerCase(),
@@ -72,7 +73,7 @@ export class OperatorsRpcController {
 
   @MessagePattern(WithdrawInvitation.pattern)
   withdrawInvitation(@Payload() payload: WithdrawInvitationPayload): Promise<WithdrawInvitationReply> {
-    return this.withdrawal.execute({ invitationID: payload.invitationID.toLowerCase() });
+    return this.withdrawal.execute({ invitationID: canonicalUuid(payload.invitationID) });
   }
 
   @MessagePattern(CheckInvitation.pattern)
@@ -82,6 +83,6 @@ export class OperatorsRpcController {
 
   @MessagePattern(AcceptInvitation.pattern)
   acceptInvitation(@Payload() payload: AcceptInvitationPayload): Promise<AcceptInvitationReply> {
-    return this.acceptance.execute({ operatorID: payload.operatorID.toLowerCase(), tokenHash: payload.tokenHash });
+    return this.acceptance.execute({ operatorID: canonicalUuid(payload.operatorID), tokenHash: payload.tokenHash });
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '@platform/app-foundation';
-import { RecordingAuditTrail } from '@platform/testing';
+import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { InvitationRow, NewOperator, OperatorsRepository } from './operators.repository';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
@@ -21,20 +21,20 @@ class FakeOperators {
   }
 
   asRepository(): OperatorsRepository {
-    return {
+    return fake<OperatorsRepository>({
       create: async (operator: NewOperator) => {
         if (this.operators.has(operator.email)) return undefined;
         const id = `op-${this.nextID++}`;
         this.operators.set(operator.email, id);
         return id;
       },
-      transaction: async <T>(work: (runner: object) => Promise<T>) => work({}),
+      transaction: transactionOn(),
       lockInvitationByTokenHash: async (_runner: object, tokenHash: string) => this.invitations.get(tokenHash),
       acceptInvitation: async (_runner: object, invitation: InvitationRow, operatorID: string, now: Date) => {
         this.memberships.push(`${invitation.tenantID}:${operatorID}:member`);
         invitation.acceptedAt = now;
       },
-    } as unknown as OperatorsRepository;
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { trustedTenantScope } from '@platform/auth';
 import type { CredentialStore, TenantAccessService, TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
 import { describe, expect, it } from 'vitest';
+import { fake, transactionOn } from '@platform/testing';
 import type { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { ClaimedConnection, ClaimRefusal, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
@@ -34,13 +35,13 @@ class FakeRemovals {
   }
 
   asRepository(): PluginConnectionRemovalsRepository {
-    return {
+    return fake<PluginConnectionRemovalsRepository>({
       claim: async (_scope: TenantScope, _id: string, claimID: string) => this.claimFor(claimID),
       holds: async (_id: string, claimID: string) => this.claim?.id === claimID,
       release: async (_id: string, claimID: string) => {
         if (this.claim?.id === claimID) this.claim = undefined;
       },
-      transaction: async <T>(work: (runner: unknown) => Promise<T>) => work({ query: async () => [] }),
+      transaction: transactionOn(),
       complete: async () => {
         if (this.status !== 'live') return false;
         this.status = 'removed';
@@ -48,7 +49,7 @@ class FakeRemovals {
         if (this.kind === 'paid') this.cancellations += 1;
         return true;
       },
-    } as unknown as PluginConnectionRemovalsRepository;
+    });
   }
 }
 
@@ -59,7 +60,7 @@ class FakeCredentials {
   failToMark = false;
 
   asStore(): CredentialStore {
-    return {
+    return fake<CredentialStore>({
       beginRemoval: async () => {
         if (this.failToMark) throw new Error('Redis is away');
         this.marked = true;
@@ -70,7 +71,7 @@ class FakeCredentials {
       revokeConnection: async () => {
         this.revoked = true;
       },
-    } as unknown as CredentialStore;
+    });
   }
 }
 
@@ -91,18 +92,18 @@ function useCase(kind: PluginConnectionKind) {
   const vms = new ControlledVms();
   /** Standings the use case made every replica forget, and cancellation rounds it asked for. */
   const effects = { forgotten: [] as string[], nudges: 0 };
-  const access = {
+  const access = fake<TenantAccessService>({
     forget: async (tenant: string, subject: string) => {
       effects.forgotten.push(`${tenant} ${subject}`);
     },
-  } as unknown as TenantAccessService;
-  const cancellations = {
+  });
+  const cancellations = fake<BillingCancellationWorker>({
     nudge: () => {
       effects.nudges += 1;
     },
-  } as unknown as BillingCancellationWorker;
+  });
   const audited: AuditRecord[] = [];
-  const audit = { record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) } as unknown as AuditTrail;
+  const audit = fake<AuditTrail>({ record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) });
   const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS, audit);
   return { removals, credentials, vms, effects, audited, execute: () => remove.execute({ scope: trustedTenantScope(tenantID), pluginConnectionID }) };
 }

@@ -2,6 +2,7 @@ import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { hashSecretToken, trustedTenantScope } from '@platform/auth';
 import type { CredentialStore, TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, transactionOn } from '@platform/testing';
 import { BillingProvider } from './billing/billing.provider';
 import type { InstallIntentReconciler } from './install-intent.reconciler';
 import type { InstallIntentsRepository, NewInstallIntent } from './install-intents.repository';
@@ -23,16 +24,16 @@ class FakeInstalls {
   constructor(private readonly target: InstallTarget) {}
 
   asRepository(): PluginConnectionInstallsRepository {
-    return {
+    return fake<PluginConnectionInstallsRepository>({
       findTarget: async (_scope: TenantScope, id: string) => (id === pluginID ? this.target : undefined),
-      transaction: async <T>(work: (runner: unknown) => Promise<T>) => work({ query: async () => [] }),
+      transaction: transactionOn(),
       insert: async (scope: TenantScope, connection: NewPluginConnection) => {
         if (this.insertMeets === 'failure') throw new Error('connection reset');
         if (this.insertMeets === 'concurrent-install') return 'already-installed';
         this.written.push({ scope, connection });
         return 'inserted';
       },
-    } as unknown as PluginConnectionInstallsRepository;
+    });
   }
 }
 
@@ -43,7 +44,7 @@ class FakeIntents {
   readonly handedOver: string[] = [];
 
   asRepository(): InstallIntentsRepository {
-    return {
+    return fake<InstallIntentsRepository>({
       open: async (intent: NewInstallIntent) => {
         this.opened.push(intent);
         return { generation: 0 };
@@ -53,7 +54,7 @@ class FakeIntents {
         return true;
       },
       handOver: async (id: string) => void this.handedOver.push(id),
-    } as unknown as InstallIntentsRepository;
+    });
   }
 }
 
@@ -95,12 +96,12 @@ function useCase(target: Partial<InstallTarget> = {}) {
   const billing = new FakeBilling();
   const vms = new FakeVms();
   const audited: AuditRecord[] = [];
-  const audit = { record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) } as unknown as AuditTrail;
+  const audit = fake<AuditTrail>({ record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) });
   const intents = new FakeIntents();
   const nudges: number[] = [];
-  const reconciler = { nudge: () => void nudges.push(1) } as unknown as InstallIntentReconciler;
+  const reconciler = fake<InstallIntentReconciler>({ nudge: () => void nudges.push(1) });
   const forgotten: string[] = [];
-  const credentials = { forgetUnknownConnection: async (id: string) => void forgotten.push(id) } as unknown as CredentialStore;
+  const credentials = fake<CredentialStore>({ forgetUnknownConnection: async (id: string) => void forgotten.push(id) });
   const install = new InstallPluginConnectionUseCase(installs.asRepository(), intents.asRepository(), new InstallProvisioning(billing, vms), reconciler, audit, 5, credentials);
   return {
     installs,

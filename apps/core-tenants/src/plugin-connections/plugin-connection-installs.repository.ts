@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
-import { firstRow, run, sql, SqlRunner } from '@platform/database';
+import { firstRow, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import { violatedUniqueConstraint } from '@platform/errors';
-import { DataSource } from 'typeorm';
 
 /** What installing a plugin on a tenant needs to know of both. */
 export interface InstallTarget {
@@ -54,14 +53,7 @@ const INSERT_CONNECTION = sql<
 
 /** The installation of plugin connections. */
 @Injectable()
-export class PluginConnectionInstallsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** Runs `work` in one transaction: the connection's row and its audit record. */
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
-  }
-
+export class PluginConnectionInstallsRepository extends TransactionalRepository {
   /** The plugin and the tenant, in one read; undefined if the plugin does not exist. */
   async findTarget(scope: TenantScope, pluginID: string): Promise<InstallTarget | undefined> {
     return firstRow(this.dataSource, INSTALL_TARGET, [pluginID, scope.tenantID]);

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
-import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
-import { DataSource } from 'typeorm';
+import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 
 /** What removing a connection needs to know of it. */
 export interface ClaimedConnection {
@@ -52,14 +51,7 @@ const COMPLETE = sql<{ removed: number }, [pluginConnectionID: string, tenantID:
  * connection is held while the VM provider is called between them.
  */
 @Injectable()
-export class PluginConnectionRemovalsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** Runs `work` in one short transaction: the completion and its audit record, never a provider call. */
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
-  }
-
+export class PluginConnectionRemovalsRepository extends TransactionalRepository {
   /**
    * Claims a live connection of the tenant for removal until the lease runs
    * out, unless another removal holds an unexpired claim. The lease is read

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { BillingProvider, BillingProviderError } from './billing/billing.provider';
 import type { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import type { DueIntent, InstallIntentsRepository } from './install-intents.repository';
@@ -17,17 +18,17 @@ class FakeIntents {
 
   asRepository(): InstallIntentsRepository {
     let claimed = false;
-    return {
+    return fake<InstallIntentsRepository>({
       claimDue: async () => {
         if (claimed) return undefined;
         claimed = true;
         return this.due;
       },
       markInstalledByReconciler: async (...args: unknown[]) => void this.done.push(['installed', ...args]),
-      markUndone: async (...args: unknown[]) => void this.done.push(['undone', ...args]),
+      markUndone: async (...args: unknown[]) => (this.done.push(['undone', ...args]), true),
       markUndoneCanceling: async (...args: unknown[]) => void this.done.push(['undone-canceling', ...args]),
       recordFailure: async (id: string, claimID: string, error: string) => void this.done.push(['failure', id, claimID, error]),
-    } as unknown as InstallIntentsRepository;
+    });
   }
 }
 
@@ -73,7 +74,7 @@ function reconcile(intent: Partial<DueIntent>) {
   const billing = new ReplayingBilling();
   const vms = new ReplayingVms();
   const nudges: number[] = [];
-  const cancellations = { nudge: () => void nudges.push(1) } as unknown as BillingCancellationWorker;
+  const cancellations = fake<BillingCancellationWorker>({ nudge: () => void nudges.push(1) });
   const useCase = new ReconcileInstallIntentUseCase(intents.asRepository(), new InstallProvisioning(billing, vms), vms, cancellations, {
     pollMs: 100,
     retryBaseMs: 1000,

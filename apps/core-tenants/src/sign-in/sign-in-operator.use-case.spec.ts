@@ -1,6 +1,7 @@
 import { hashPassword, PasswordWork } from '@platform/auth';
 import type { RateLimiter, RateLimitRule } from '@platform/redis';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import type { OperatorTokenSigner } from '../signing/operator-token.signer';
 import type { KnownSignInClients } from './known-sign-in-clients';
 import type { OperatorCredentials, OperatorCredentialsRepository } from './operator-credentials.repository';
@@ -26,7 +27,7 @@ class FakeRateLimiter {
   readonly counts = new Map<string, number>();
 
   asLimiter(): RateLimiter {
-    return {
+    return fake<RateLimiter>({
       hit: async (rule: RateLimitRule, subject: string) => {
         const key = `${rule.name}:${subject}`;
         const count = (this.counts.get(key) ?? 0) + 1;
@@ -36,7 +37,7 @@ class FakeRateLimiter {
       reset: async (rule: RateLimitRule, subject: string) => {
         this.counts.delete(`${rule.name}:${subject}`);
       },
-    } as unknown as RateLimiter;
+    });
   }
 }
 
@@ -44,12 +45,12 @@ class FakeSigner {
   readonly issuedFor: string[] = [];
 
   asSigner(): OperatorTokenSigner {
-    return {
+    return fake<OperatorTokenSigner>({
       issue: async (operatorID: string) => {
         this.issuedFor.push(operatorID);
         return { token: `token-of-${operatorID}`, expiresInSeconds: 3600 };
       },
-    } as unknown as OperatorTokenSigner;
+    });
   }
 }
 
@@ -61,12 +62,12 @@ beforeAll(async () => {
 function useCase() {
   const accounts: Record<string, OperatorCredentials> = { 'ana@acme-support.com.br': { operatorID: anaID, passwordHash: anaHash } };
   const lookedUp: string[] = [];
-  const operators = {
+  const operators = fake<OperatorCredentialsRepository>({
     findByEmail: async (email: string) => {
       lookedUp.push(email);
       return accounts[email];
     },
-  } as unknown as OperatorCredentialsRepository;
+  });
   const limiter = new FakeRateLimiter();
   const signer = new FakeSigner();
   const knownClients = new FakeKnownClients();
@@ -74,7 +75,7 @@ function useCase() {
     operators,
     signer.asSigner(),
     limiter.asLimiter(),
-    knownClients as unknown as KnownSignInClients,
+    fake<KnownSignInClients>(knownClients),
     new PasswordWork({ concurrency: 2, queue: 2 }),
     limits,
   );

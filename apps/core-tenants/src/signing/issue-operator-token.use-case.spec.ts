@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { IssueOperatorTokenUseCase } from './issue-operator-token.use-case';
 import type { OperatorTokenSigner } from './operator-token.signer';
 import type { TokenSubjectsRepository } from './token-subjects.repository';
@@ -7,13 +8,13 @@ const anaID = 'a1b2c3d4-0000-4000-8000-0000000000aa';
 
 function useCase(operators: string[]) {
   const issuedFor: string[] = [];
-  const subjects = { operatorExists: async (operatorID: string) => operators.includes(operatorID) } as unknown as TokenSubjectsRepository;
-  const signer = {
+  const subjects = fake<TokenSubjectsRepository>({ operatorExists: async (operatorID: string) => operators.includes(operatorID) });
+  const signer = fake<OperatorTokenSigner>({
     issue: async (operatorID: string) => {
       issuedFor.push(operatorID);
       return { token: `token-of-${operatorID}`, expiresInSeconds: 3600 };
     },
-  } as unknown as OperatorTokenSigner;
+  });
   return { issuedFor, issue: new IssueOperatorTokenUseCase(subjects, signer) };
 }
 

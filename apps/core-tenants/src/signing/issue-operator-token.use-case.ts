@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '@platform/errors';
+import { canonicalUuid } from '@platform/http-common';
 import { IssuedOperatorToken, OperatorTokenSigner } from './operator-token.signer';
 import { TokenSubjectsRepository } from './token-subjects.repository';
 
@@ -20,7 +21,7 @@ export class IssueOperatorTokenUseCase {
   ) {}
 
   async execute(command: IssueOperatorTokenCommand): Promise<IssuedOperatorToken> {
-    const operatorID = command.operatorID.toLowerCase();
+    const operatorID = canonicalUuid(command.operatorID);
     if (!(await this.subjects.operatorExists(operatorID))) throw new AppException('Unauthorized');
     return this.signer.issue(operatorID);
   }

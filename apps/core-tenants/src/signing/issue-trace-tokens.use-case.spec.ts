@@ -1,6 +1,7 @@
 import { trustedTenantScope } from '@platform/auth';
 import type { TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { IssueTraceTokensUseCase } from './issue-trace-tokens.use-case';
 import type { TokenSubjectsRepository, TraceProvider } from './token-subjects.repository';
 import type { TraceTokenSigner, TraceTokenSubject } from './trace-token.signer';
@@ -15,18 +16,18 @@ const notInstalled = '11111111-0000-4000-8000-000000000003';
 function useCase(providers: Record<string, TraceProvider[]>) {
   const asked: { scope: TenantScope; pluginIDs: string[] }[] = [];
   const signed: TraceTokenSubject[] = [];
-  const subjects = {
+  const subjects = fake<TokenSubjectsRepository>({
     liveTraceProviders: async (scope: TenantScope, pluginIDs: string[]) => {
       asked.push({ scope, pluginIDs });
       return (providers[scope.tenantID] ?? []).filter((plugin) => pluginIDs.includes(plugin.id));
     },
-  } as unknown as TokenSubjectsRepository;
-  const signer = {
+  });
+  const signer = fake<TraceTokenSigner>({
     issue: async (subject: TraceTokenSubject) => {
       signed.push(subject);
       return { token: `token-for-${subject.pluginURN}`, expiresInSeconds: 300 };
     },
-  } as unknown as TraceTokenSigner;
+  });
   return { asked, signed, issue: new IssueTraceTokensUseCase(subjects, signer) };
 }
 

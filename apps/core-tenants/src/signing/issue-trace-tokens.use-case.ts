@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { IssuedTraceToken } from '@platform/contracts';
+import { canonicalUuid } from '@platform/http-common';
 import { TokenSubjectsRepository } from './token-subjects.repository';
 import { TraceTokenSigner } from './trace-token.signer';
 
@@ -25,10 +26,10 @@ export class IssueTraceTokensUseCase {
 
   async execute(command: IssueTraceTokensCommand): Promise<IssuedTraceToken[]> {
     const { tenantID } = command.scope;
-    const sessionID = command.sessionID.toLowerCase();
+    const sessionID = canonicalUuid(command.sessionID);
     const plugins = await this.subjects.liveTraceProviders(
       command.scope,
-      command.pluginIDs.map((id) => id.toLowerCase()),
+      command.pluginIDs.map(canonicalUuid),
     );
     return Promise.all(
       plugins.map(async (plugin) => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { ListOperatorTenantsUseCase } from './list-operator-tenants.use-case';
 import type { OperatorTenantRow, TenantsRepository } from './tenants.repository';
 
@@ -7,9 +8,9 @@ const bruno = 'a1b2c3d4-0000-4000-8000-000000000002';
 
 /** Memberships as the repository keeps them, already in the repository's order. */
 function repositoryOf(memberships: Record<string, OperatorTenantRow[]>): TenantsRepository {
-  return {
+  return fake<TenantsRepository>({
     listForOperator: async (operatorID: string) => memberships[operatorID] ?? [],
-  } as unknown as TenantsRepository;
+  });
 }
 
 describe('ListOperatorTenantsUseCase', () => {

@@ -2,6 +2,7 @@ import { grantTenantScope } from '@platform/auth';
 import type { AccessRequirement, Principal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { ReadTenantUseCase } from './read-tenant.use-case';
 import type { TenantDetailsRow, TenantsRepository } from './tenants.repository';
 
@@ -17,7 +18,7 @@ class FakeAccess {
   constructor(private readonly members: Record<string, string[]>) {}
 
   asService(): TenantAccessService {
-    return {
+    return fake<TenantAccessService>({
       require: async (principal: Principal, tenantID: string, requirement: AccessRequirement = {}) => {
         this.requirements.push(requirement);
         const tenant = tenantID.toLowerCase();
@@ -25,7 +26,7 @@ class FakeAccess {
         if (principal.kind !== 'operator' || !this.members[tenant].includes(principal.operatorID)) throw new AppException('Forbidden');
         return grantTenantScope(tenant);
       },
-    } as unknown as TenantAccessService;
+    });
   }
 }
 
@@ -35,12 +36,12 @@ class FakeTenants {
   constructor(private readonly details: Record<string, TenantDetailsRow>) {}
 
   asRepository(): TenantsRepository {
-    return {
+    return fake<TenantsRepository>({
       findDetails: async (scope: TenantScope) => {
         this.reads.push(scope);
         return this.details[scope.tenantID];
       },
-    } as unknown as TenantsRepository;
+    });
   }
 }
 

@@ -1,11 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUuidValue } from '@platform/http-common';
-
-export class TenantParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
 
 export class OperatorTenant {
   @ApiProperty({ format: 'uuid' })

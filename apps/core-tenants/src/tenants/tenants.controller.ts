@@ -1,10 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal, Principal } from '@platform/auth';
-import { ApiErrors } from '@platform/http-common';
+import { ApiErrors, TenantParams } from '@platform/http-common';
 import { ListOperatorTenantsUseCase } from './list-operator-tenants.use-case';
 import { ReadTenantUseCase } from './read-tenant.use-case';
-import { OperatorTenantList, TenantDetailsResponse, TenantParams } from './tenant.dto';
+import { OperatorTenantList, TenantDetailsResponse } from './tenant.dto';
 
 @ApiTags('Tenants')
 @Controller()

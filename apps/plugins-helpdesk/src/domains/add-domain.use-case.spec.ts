@@ -7,12 +7,15 @@ const HOSTNAME = 'ajuda.acme.com.br';
 
 function setUp() {
   const table = new FakeDomains();
-  const access = new FakeAccess(table);
+  const access = new FakeAccess();
   const provider = new FakeProvider();
   const clock = new FakeClock();
   const useCase = new AddDomainUseCase(access.asAccess(), table.asRepository(), new HostnameRegistration(provider), clock, SETTINGS, table.audit.asTrail());
-  const add = (hostname = HOSTNAME) => useCase.execute({ principal: OPERATOR, tenantID: TENANT, hostname });
-  return { table, access, provider, clock, add };
+  /** When the key was claimed: after how many access checks, and before how many writes. */
+  const claims: { checks: number; writes: number }[] = [];
+  const idempotency = { claimKey: async () => void claims.push({ checks: access.checks, writes: table.writes.length }) };
+  const add = (hostname = HOSTNAME) => useCase.execute({ principal: OPERATOR, tenantID: TENANT, hostname, idempotency });
+  return { table, access, provider, clock, add, claims };
 }
 
 describe('AddDomainUseCase', () => {
@@ -41,6 +44,17 @@ describe('AddDomainUseCase', () => {
     const { access, add } = setUp();
     await add();
     expect(access.requirements).toEqual([{ operatorMustBeOwner: true }]);
+  });
+
+  it('claims the Idempotency-Key once access is granted and before any write; a refused caller claims nothing', async () => {
+    const granted = setUp();
+    await granted.add();
+    expect(granted.claims).toEqual([{ checks: 1, writes: 0 }]);
+
+    const refused = setUp();
+    refused.access.refusal = 'Forbidden';
+    await expect(refused.add()).rejects.toMatchObject({ key: 'Forbidden' });
+    expect(refused.claims).toEqual([]);
   });
 
   it('answers 409 1972 once the tenant has as many domains as the limit allows, before the provider hears of it', async () => {

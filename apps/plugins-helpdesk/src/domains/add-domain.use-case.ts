@@ -3,6 +3,7 @@ import { AuditTrail } from '@platform/audit';
 import { Clock } from '@platform/app-foundation';
 import { Principal } from '@platform/auth';
 import { AppException } from '@platform/errors';
+import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainStatusResponse } from './domain.dto';
@@ -16,6 +17,8 @@ export interface AddDomainCommand {
   tenantID: string;
   /** Normalised (normalizeHostname). */
   hostname: string;
+  /** Claimed right after the access check (docs/idempotency.md, check order). */
+  idempotency: IdempotencyKeyClaim;
 }
 
 /**
@@ -37,8 +40,9 @@ export class AddDomainUseCase {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute({ principal, tenantID, hostname }: AddDomainCommand): Promise<DomainStatusResponse> {
+  async execute({ principal, tenantID, hostname, idempotency }: AddDomainCommand): Promise<DomainStatusResponse> {
     const scope = await this.access.require(principal, tenantID, { operatorMustBeOwner: true });
+    await idempotency.claimKey();
     // Checked first so a taken hostname never reaches the provider; the unique index settles races.
     if (await this.domains.hostnameTaken(hostname)) throw new AppException('DomainHostnameTaken');
     const helpCenterID = await this.domains.ensureHelpCenter(scope);

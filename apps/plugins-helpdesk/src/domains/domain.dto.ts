@@ -1,15 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PaginationQuery, IsUuidValue } from '@platform/http-common';
-import type { ListMeta } from '@platform/http-common';
+import { ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
 import { HOSTNAME_ALLOWED, IsHostname } from './hostname';
 
-export class TenantDomainsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
-
-export class DomainParams extends TenantDomainsParams {
+export class DomainParams extends TenantParams {
   @ApiProperty({ description: `${HOSTNAME_ALLOWED}; upper case and Unicode are normalised`, example: 'ajuda.acme-atendimento.com.br' })
   @IsHostname()
   domainHostname!: string;
@@ -53,21 +46,12 @@ export class DomainStatusResponse {
   statusReason!: string;
 }
 
-export class DomainListMeta implements ListMeta {
-  @ApiProperty() count!: number;
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-  @ApiProperty() totalPages!: number;
-}
-
 export class DomainList {
   @ApiProperty({ type: [HelpdeskDomain] })
   data!: HelpdeskDomain[];
 
-  @ApiProperty({ type: DomainListMeta })
-  meta!: DomainListMeta;
+  @ApiProperty({ type: ListMeta })
+  meta!: ListMeta;
 }
 
 export class DomainRemoved {

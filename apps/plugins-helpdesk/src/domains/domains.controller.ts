@@ -1,15 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
-import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { AddDomainUseCase } from './add-domain.use-case';
-import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery, TenantDomainsParams } from './domain.dto';
+import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery } from './domain.dto';
 import { normalizeHostname } from './hostname';
 import { ListDomainsUseCase } from './list-domains.use-case';
 import { RefreshDomainUseCase } from './refresh-domain.use-case';
 import { RemoveDomainUseCase } from './remove-domain.use-case';
-import { Idempotent } from '@platform/idempotency';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 /** What the helpdesk access check adds to the guard's errors: the tenant must have the helpdesk plugin connected. */
 const ACCESS_ERRORS = ['TenantNotConnected'] as const;
@@ -40,8 +40,13 @@ export class DomainsController {
   @ApiErrors(...ACCESS_ERRORS, 'DomainHostnameTaken', 'DomainLimitReached', 'DomainHostnameRefused', 'DomainProvisioning')
   @Idempotent()
   @ApiCreatedResponse({ type: DomainStatusResponse })
-  add(@CurrentPrincipal() principal: Principal, @Param() params: TenantDomainsParams, @Body() body: AddDomainBody): Promise<DomainStatusResponse> {
-    return this.addDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(body.domainHostname) });
+  add(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: TenantParams,
+    @Body() body: AddDomainBody,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
+  ): Promise<DomainStatusResponse> {
+    return this.addDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(body.domainHostname), idempotency });
   }
 
   @Get()
@@ -51,7 +56,7 @@ export class DomainsController {
   @ApiPartialContentResponse({ type: DomainList, description: 'more pages are available' })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: TenantDomainsParams,
+    @Param() params: TenantParams,
     @Query() query: ListDomainsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DomainList> {

@@ -1,11 +1,9 @@
 import type { SqlRunner } from '@platform/database';
 import { RecordingAuditTrail } from '@platform/testing';
-import { Clock } from '@platform/app-foundation';
 import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
 import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../domain-provider/custom-hostname-provider';
-import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
-import type { HelpdeskAccess, HelpdeskRequirement, ScopedRead } from '../helpdesk-access/helpdesk-access.service';
+import type { HelpdeskAccess, HelpdeskRequirement } from '../helpdesk-access/helpdesk-access.service';
 import type { HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import type { DomainCheck, DomainsRepository, HostnameEntry, StoredDomain } from './domains.repository';
 import type { HostnameDirectory } from './hostname-directory';
@@ -28,9 +26,6 @@ export const SETTINGS: HelpdeskSettings = {
 export const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 export const OTHER_TENANT = '9a0b1c2d-3e4f-4a5b-8c6d-7e8f90a1b2c3';
 export const OPERATOR: Principal = { kind: 'operator', operatorID: '0f1e2d3c-4b5a-4968-8776-655443322110' };
-
-/** The statement is never run: the double reads its own table by the parameters. */
-const UNUSED_STATEMENT = readWithStanding<StoredDomain, [hostname: string]>('SELECT 1');
 
 /** `helpdesk_domains` and `help_centers`, with every write and every list read recorded. */
 export class FakeDomains {
@@ -63,7 +58,7 @@ export class FakeDomains {
         }
         return this.helpCenters.get(scope.tenantID)!;
       },
-      byHostname: (hostname: string): RowRead<StoredDomain, [hostname: string]> => ({ statement: UNUSED_STATEMENT, parameters: [hostname] }),
+      byHostname: async (scope: TenantScope, hostname: string) => this.find(scope.tenantID, hostname),
       hostnameTaken: async (hostname: string) => this.domains.some((domain) => domain.hostname === hostname),
       reserve: async (scope: TenantScope, _helpCenterID: string, hostname: string, limit: number) => {
         if (this.domains.some((domain) => domain.hostname === hostname)) throw new AppException('DomainHostnameTaken');
@@ -119,28 +114,18 @@ export class FakeDomains {
   }
 }
 
-/**
- * The helpdesk access rule as the use cases see it: granted, or refused with
- * `refusal`. A read with the standing finds the row in the fake table.
- */
+/** The helpdesk access rule as the use cases see it: granted, or refused with `refusal`. */
 export class FakeAccess {
   refusal?: ErrorKey;
   checks = 0;
   /** What each `require` asked of the caller. */
   readonly requirements: HelpdeskRequirement[] = [];
 
-  constructor(private readonly table: FakeDomains) {}
-
   asAccess(): HelpdeskAccess {
-    const access: Pick<HelpdeskAccess, 'require' | 'requireAndRead'> = {
+    const access: Pick<HelpdeskAccess, 'require'> = {
       require: async (_principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}) => {
         this.requirements.push(requirement);
         return this.check(tenantID);
-      },
-      requireAndRead: async <Row, Params extends readonly unknown[]>(_principal: Principal, tenantID: string, read: RowRead<Row, Params>): Promise<ScopedRead<Row>> => {
-        const scope = this.check(tenantID);
-        const [hostname] = read.parameters as unknown as [string];
-        return { scope, row: this.table.find(scope.tenantID, hostname) as Row | undefined };
       },
     };
     return access as HelpdeskAccess;
@@ -205,18 +190,8 @@ export class FakeProvider extends CustomHostnameProvider {
   }
 }
 
-/** A clock the tests move. */
-export class FakeClock extends Clock {
-  current = new Date('2026-03-02T12:00:00.000Z');
-
-  override now(): Date {
-    return new Date(this.current);
-  }
-
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
+/** The clock the tests move: the shared double. */
+export { FakeClock } from '@platform/testing';
 
 /** The refresh slot of each domain: one claim per REFRESH_WINDOW_MS, by the claim times given. */
 export class FakeThrottle {

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
-import { firstRow, rows, run, sql, SqlRunner } from '@platform/database';
+import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import type { HelpdeskDomainStatus } from '@platform/database';
 import { AppException, rethrowUniqueViolation } from '@platform/errors';
-import { DataSource } from 'typeorm';
-import { readWithStanding, RowRead } from '../helpdesk-access/helpdesk-access.repository';
 
 /** A domain row, as the use cases need it. */
 export interface StoredDomain {
@@ -39,9 +37,8 @@ const ENSURE_HELP_CENTER = sql<{ id: string }, [tenantID: string]>(
        RETURNING id`,
 );
 
-/** Read with the tenant's standing, so `$2` is the helpdesk plugin's (readWithStanding). */
-const BY_HOSTNAME_WITH_STANDING = readWithStanding<StoredDomain, [hostname: string]>(
-  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $3`,
+const BY_HOSTNAME = sql<StoredDomain, [tenantID: string, hostname: string]>(
+  `SELECT ${COLUMNS} FROM helpdesk_domains WHERE tenant_id = $1 AND hostname = $2`,
 );
 
 const HOSTNAME_TAKEN = sql<{ taken: boolean }, [hostname: string]>('SELECT EXISTS (SELECT 1 FROM helpdesk_domains WHERE hostname = $1) AS taken');
@@ -85,9 +82,7 @@ const ENTRY_BY_HOSTNAME = sql<HostnameEntry, [hostname: string]>(
  * serves) are platform-wide, as the hostname is unique platform-wide.
  */
 @Injectable()
-export class DomainsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
+export class DomainsRepository extends TransactionalRepository {
   /** The tenant's help center, created on first use (one per tenant, race-free). */
   async ensureHelpCenter(scope: TenantScope): Promise<string> {
     const created = await firstRow(this.dataSource, ENSURE_HELP_CENTER, [scope.tenantID]);
@@ -95,9 +90,9 @@ export class DomainsRepository {
     return created.id;
   }
 
-  /** The tenant's domain `hostname`, to read with the tenant's standing (HelpdeskAccess.requireAndRead). */
-  byHostname(hostname: string): RowRead<StoredDomain, [hostname: string]> {
-    return { statement: BY_HOSTNAME_WITH_STANDING, parameters: [hostname] };
+  /** The tenant's domain `hostname`, if it has one. */
+  async byHostname(scope: TenantScope, hostname: string): Promise<StoredDomain | undefined> {
+    return firstRow(this.dataSource, BY_HOSTNAME, [scope.tenantID, hostname]);
   }
 
   async hostnameTaken(hostname: string): Promise<boolean> {
@@ -117,7 +112,7 @@ export class DomainsRepository {
    */
   async reserve(scope: TenantScope, helpCenterID: string, hostname: string, limit: number): Promise<StoredDomain> {
     try {
-      return await this.dataSource.transaction(async (runner) => {
+      return await this.transaction(async (runner) => {
         await firstRow(runner, LOCK_HELP_CENTER, [helpCenterID]);
         const reserved = await firstRow(runner, RESERVE_WITHIN_LIMIT, [scope.tenantID, helpCenterID, hostname, limit]);
         if (!reserved) throw new AppException('DomainLimitReached');
@@ -140,11 +135,6 @@ export class DomainsRepository {
   /** Deletes the domain; false when it was gone already. */
   async remove(scope: TenantScope, domainID: string, runner: SqlRunner = this.dataSource): Promise<boolean> {
     return (await run(runner, REMOVE, [domainID, scope.tenantID])).count > 0;
-  }
-
-  /** Runs `work` in one transaction: a change to a domain and its audit record commit together. */
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
   }
 
   /** A page of the tenant's domains, by hostname (unique, so a total order). */

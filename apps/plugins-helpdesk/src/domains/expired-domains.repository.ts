@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { firstRow, sql, SqlRunner } from '@platform/database';
-import { DataSource } from 'typeorm';
+import { firstRow, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 
 /** A pending domain past its expiry, as the sweep needs it. */
 export interface ExpiredDomain {
@@ -32,15 +31,9 @@ const CLAIM_EXPIRED = sql<ExpiredDomain, [addedBefore: Date, skipped: string[]]>
  * from the row (trustedTenantScope) to drop it with DomainsRepository.remove.
  */
 @Injectable()
-export class ExpiredDomainsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
+export class ExpiredDomainsRepository extends TransactionalRepository {
   /** The next expired pending domain, locked until `runner`'s transaction ends; undefined when none is left. */
   async claimNext(runner: SqlRunner, addedBefore: Date, skipped: string[]): Promise<ExpiredDomain | undefined> {
     return firstRow(runner, CLAIM_EXPIRED, [addedBefore, skipped]);
-  }
-
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
   }
 }

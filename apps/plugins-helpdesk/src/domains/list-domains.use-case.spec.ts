@@ -4,7 +4,7 @@ import { ListDomainsUseCase } from './list-domains.use-case';
 
 function setUp() {
   const table = new FakeDomains();
-  const access = new FakeAccess(table);
+  const access = new FakeAccess();
   const useCase = new ListDomainsUseCase(access.asAccess(), table.asRepository());
   const list = (page: number, perPage: number) => useCase.execute({ principal: OPERATOR, tenantID: TENANT, page: { page, perPage } });
   return { table, access, list };

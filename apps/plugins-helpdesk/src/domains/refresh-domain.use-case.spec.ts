@@ -9,7 +9,7 @@ const ACTIVE = { status: 'active', sslStatus: 'active', verificationErrors: [] }
 
 function setUp() {
   const table = new FakeDomains();
-  const access = new FakeAccess(table);
+  const access = new FakeAccess();
   const provider = new FakeProvider();
   const throttle = new FakeThrottle();
   const clock = new FakeClock();

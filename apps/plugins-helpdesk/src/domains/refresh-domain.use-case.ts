@@ -40,7 +40,8 @@ export class RefreshDomainUseCase {
   ) {}
 
   async execute({ principal, tenantID, hostname }: RefreshDomainCommand): Promise<DomainStatusResponse> {
-    const { scope, row: domain } = await this.access.requireAndRead(principal, tenantID, this.domains.byHostname(hostname));
+    const scope = await this.access.require(principal, tenantID);
+    const domain = await this.domains.byHostname(scope, hostname);
     if (!domain) throw new AppException('HelpdeskNotFound');
     const previousStatus = domain.status;
     const verdict = await this.throttle.claim(domain.id, this.clock.now());

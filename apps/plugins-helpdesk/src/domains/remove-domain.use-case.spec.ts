@@ -6,7 +6,7 @@ const HOSTNAME = 'ajuda.acme.com.br';
 
 function setUp() {
   const table = new FakeDomains();
-  const access = new FakeAccess(table);
+  const access = new FakeAccess();
   const provider = new FakeProvider();
   const directory = new FakeDirectory();
   const throttle = new FakeThrottle();

@@ -36,7 +36,8 @@ export class RemoveDomainUseCase {
   ) {}
 
   async execute({ principal, tenantID, hostname }: RemoveDomainCommand): Promise<DomainRemoved> {
-    const { scope, row: domain } = await this.access.requireAndRead(principal, tenantID, this.domains.byHostname(hostname));
+    const scope = await this.access.require(principal, tenantID);
+    const domain = await this.domains.byHostname(scope, hostname);
     if (!domain) throw new AppException('HelpdeskNotFound');
 
     // No provider id yet (an add still in flight, or one that stopped half-way): find it by name.

@@ -1,27 +1,24 @@
 import type { Principal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { HelpdeskAccessRepository, readWithStanding, RowRead, Standing } from './helpdesk-access.repository';
+import { HelpdeskAccessRepository, Standing } from './helpdesk-access.repository';
 import { HelpdeskAccess } from './helpdesk-access.service';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
 const TENANT = '5D1E0F3A-8C2B-4D6E-9F10-112233445566';
 const HELPDESK_PLUGIN = 'a1b2c3d4-0000-4000-8000-000000000001';
-const READ: RowRead<{ id: string }, [id: string]> = { statement: readWithStanding<{ id: string }, [id: string]>('SELECT 1'), parameters: ['row-1'] };
 
-/** The tenant's standing and the row, as PostgreSQL would answer them; and what was asked of whom. */
-function setUp(standing: Standing, options: { member?: boolean; row?: { id: string } } = {}) {
+/** The tenant's standing, as PostgreSQL would answer it; and what was asked of whom. */
+function setUp(standing: Standing, options: { member?: boolean } = {}) {
   const asked: string[] = [];
-  const repository: Pick<HelpdeskAccessRepository, 'pluginIDByUrn' | 'standing' | 'standingAndRow'> = {
+  const repository: Pick<HelpdeskAccessRepository, 'pluginIDByUrn' | 'standing'> = {
     pluginIDByUrn: async () => HELPDESK_PLUGIN,
     standing: async () => (asked.push('standing'), standing),
-    standingAndRow: async <Row>() => (asked.push('standing and row'), { ...standing, row: options.row as Row | undefined }),
   };
-  const tenantAccess: Pick<TenantAccessService, 'require'> = {
-    require: async (_principal, _tenantID, requirement) => {
+  const tenantAccess: Pick<TenantAccessService, 'check'> = {
+    check: async (_principal, _tenantID, requirement) => {
       asked.push(requirement?.ownerOnly ? 'ownership' : 'membership');
       if (options.member === false) throw new AppException('Forbidden');
-      return undefined as never;
     },
   };
   const access = new HelpdeskAccess(
@@ -44,22 +41,16 @@ const otherPlugin: Principal = { kind: 'plugin', pluginID: 'another-plugin' };
 const otherConnection: Principal = { kind: 'pluginConnection', pluginConnectionID: 'c-1', pluginID: 'another-plugin', tenantID: TENANT.toLowerCase() };
 
 describe('HelpdeskAccess', () => {
-  it('grants the scope of the tenant, lower-cased, with the row read in the same statement', async () => {
-    const { access, asked } = setUp({ exists: true, connected: true }, { row: { id: 'row-1' } });
-    const granted = await access.requireAndRead(operator, TENANT, READ);
-    expect(granted).toEqual({ scope: { tenantID: TENANT.toLowerCase() }, row: { id: 'row-1' } });
-    expect(asked).toEqual(['membership', 'standing and row']);
-  });
-
-  it('answers no row when the read finds none, once access is granted', async () => {
-    const { access } = setUp({ exists: true, connected: true });
-    expect(await access.requireAndRead(helpdeskPlugin, TENANT, READ)).toMatchObject({ row: undefined });
+  it('grants the scope of the tenant, lower-cased, once the membership and then the standing pass', async () => {
+    const { access, asked } = setUp({ exists: true, connected: true });
+    expect(await access.require(operator, TENANT)).toEqual({ tenantID: TENANT.toLowerCase() });
+    expect(asked).toEqual(['membership', 'standing']);
   });
 
   it('refuses 403 1004 a plugin other than the helpdesk plugin, or its connection, before reading anything', async () => {
     for (const principal of [otherPlugin, otherConnection]) {
       const { access, asked } = setUp({ exists: true, connected: true });
-      expect(await outcomeOf(access.requireAndRead(principal, TENANT, READ))).toBe('Forbidden');
+      expect(await outcomeOf(access.require(principal, TENANT))).toBe('Forbidden');
       expect(asked).toEqual([]);
     }
   });
@@ -79,14 +70,14 @@ describe('HelpdeskAccess', () => {
     expect(asked.filter((step) => step !== 'standing')).toEqual(['ownership', 'membership', 'membership']);
   });
 
-  it('refuses 403 1004 for a tenant that does not exist, before 422 1000, and never hands out the row', async () => {
-    const { access } = setUp({ exists: false, connected: false }, { row: { id: 'row-1' } });
-    expect(await outcomeOf(access.requireAndRead(helpdeskPlugin, TENANT, READ))).toBe('Forbidden');
+  it('refuses 403 1004 for a tenant that does not exist, before 422 1000', async () => {
+    const { access } = setUp({ exists: false, connected: false });
+    expect(await outcomeOf(access.require(helpdeskPlugin, TENANT))).toBe('Forbidden');
   });
 
-  it('answers 422 1000 when the tenant has no live helpdesk connection, and never hands out the row', async () => {
-    const { access } = setUp({ exists: true, connected: false }, { row: { id: 'row-1' } });
-    expect(await outcomeOf(access.requireAndRead(helpdeskPlugin, TENANT, READ))).toBe('TenantNotConnected');
+  it('answers 422 1000 when the tenant has no live helpdesk connection', async () => {
+    const { access } = setUp({ exists: true, connected: false });
+    expect(await outcomeOf(access.require(helpdeskPlugin, TENANT))).toBe('TenantNotConnected');
     expect(await outcomeOf(access.require(operator, TENANT))).toBe('TenantNotConnected');
   });
 });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { accessGranted, grantTenantScope, Principal, TenantAccessService, TenantScope, withAccessStillChecked } from '@platform/auth';
+import { grantTenantScope, Principal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { HelpdeskAccessRepository, RowRead, Standing } from './helpdesk-access.repository';
+import { recordTenantAccessGranted } from '@platform/observability';
+import { HelpdeskAccessRepository, Standing } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
 /** What an operation asks of the caller beyond having business with the tenant. */
@@ -12,12 +13,6 @@ export interface HelpdeskRequirement {
    * the tenant that installed the plugin, which an owner did.
    */
   operatorMustBeOwner?: boolean;
-}
-
-/** Access granted, and the row read with the standing (undefined when there is none). */
-export interface ScopedRead<Row> {
-  scope: TenantScope;
-  row: Row | undefined;
 }
 
 /**
@@ -49,19 +44,6 @@ export class HelpdeskAccess {
     return this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
   }
 
-  /**
-   * As require, and reads `read`'s row in the same statement as the tenant's
-   * standing (readWithStanding): one database round trip instead of two,
-   * both read in one snapshot. The row is returned only once access is
-   * granted, so the checks keep their order (403 1004, 422 1000, then
-   * whatever the caller answers for a missing row).
-   */
-  async requireAndRead<Row, Params extends readonly unknown[]>(principal: Principal, tenantID: string, read: RowRead<Row, Params>): Promise<ScopedRead<Row>> {
-    const pluginID = await this.requireCredential(principal, tenantID);
-    const { row, ...standing } = await this.repository.standingAndRow(tenantID, pluginID, read);
-    return { scope: await this.granted(tenantID, standing), row };
-  }
-
   /** Step 1: who the caller is; answers the helpdesk plugin's id for the standing. */
   private async requireCredential(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<string | undefined> {
     const pluginID = await this.helpdeskPlugin.id();
@@ -71,17 +53,16 @@ export class HelpdeskAccess {
       if (principal.kind === 'pluginConnection' && principal.pluginID !== pluginID) throw new AppException('Forbidden');
       // Operator member of the tenant, or the connection's own tenant; an unknown tenant is 403.
       const ownerOnly = principal.kind === 'operator' && requirement.operatorMustBeOwner === true;
-      await withAccessStillChecked(() => this.tenantAccess.require(principal, tenantID, { ownerOnly }));
+      await this.tenantAccess.check(principal, tenantID, { ownerOnly });
     }
     return pluginID;
   }
 
-  /** Step 2: the tenant exists and has the helpdesk plugin connected; then the request's work that waits for access runs. */
-  private async granted(tenantID: string, standing: Standing): Promise<TenantScope> {
+  /** Step 2: the tenant exists and has the helpdesk plugin connected; then the grant is recorded on the request (request budgets). */
+  private granted(tenantID: string, standing: Standing): TenantScope {
     if (!standing.exists) throw new AppException('Forbidden');
     if (!standing.connected) throw new AppException('TenantNotConnected');
-    const pendingWork = accessGranted();
-    if (pendingWork) await pendingWork;
+    recordTenantAccessGranted();
     return grantTenantScope(tenantID);
   }
 }

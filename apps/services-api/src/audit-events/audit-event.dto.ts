@@ -1,17 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_ACTION_NAMES } from '@platform/audit';
 import { AUDIT_ACTOR_KINDS } from '@platform/database';
-import { IsDateTimeValue, IsOneOf, IsUuidValue, ListMeta, PaginationQuery } from '@platform/http-common';
+import { IsCanonicalUuid, IsDateTimeValue, IsOneOf, ListMeta, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** Audit events are paged like the other lists, up to 200 a page. */
 export const MAX_AUDIT_EVENTS_PER_PAGE = 200;
-
-export class AuditEventsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
 
 export class ListAuditEventsQuery extends PaginationQuery(MAX_AUDIT_EVENTS_PER_PAGE) {
   @ApiPropertyOptional({ enum: AUDIT_ACTION_NAMES, description: 'Only events of this action' })
@@ -21,7 +15,7 @@ export class ListAuditEventsQuery extends PaginationQuery(MAX_AUDIT_EVENTS_PER_P
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Only events of this actor (an operator, plugin or plugin connection id)' })
   @IsOptional()
-  @IsUuidValue()
+  @IsCanonicalUuid()
   actorID?: string;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Only events at or after this instant' })
@@ -82,19 +76,10 @@ export class AuditEventDto {
   occurredAt!: string;
 }
 
-export class AuditEventListMeta implements ListMeta {
-  @ApiProperty() count!: number;
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-  @ApiProperty() totalPages!: number;
-}
-
 export class AuditEventList {
   @ApiProperty({ type: [AuditEventDto] })
   data!: AuditEventDto[];
 
-  @ApiProperty({ type: AuditEventListMeta })
-  meta!: AuditEventListMeta;
+  @ApiProperty({ type: ListMeta })
+  meta!: ListMeta;
 }

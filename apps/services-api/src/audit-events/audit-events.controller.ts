@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import type { AuditAction } from '@platform/audit';
 import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
-import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import { AuditEventList, AuditEventsParams, ListAuditEventsQuery } from './audit-event.dto';
+import { AuditEventList, ListAuditEventsQuery } from './audit-event.dto';
 import { ListAuditEventsUseCase } from './list-audit-events.use-case';
 
 @ApiTags('Audit')
@@ -27,7 +27,7 @@ export class AuditEventsController {
   @ApiPartialContentResponse({ type: AuditEventList, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: AuditEventsParams,
+    @Param() params: TenantParams,
     @Query() query: ListAuditEventsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AuditEventList> {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Clock } from '@platform/app-foundation';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { ApplyTemplateStatusUseCase } from './apply-template-status.use-case';
 import type { CampaignModelsRepository, ProviderStatusChange } from './campaign-models.repository';
 
@@ -9,7 +10,7 @@ const receivedAt = new Date('2026-03-01T12:00:00.000Z');
 
 function setUp({ appSecret }: { appSecret: string | undefined } = { appSecret: SECRET }) {
   const changes: ProviderStatusChange[] = [];
-  const models = { applyProviderStatus: async (change: ProviderStatusChange) => void changes.push(change) } as unknown as CampaignModelsRepository;
+  const models = fake<CampaignModelsRepository>({ applyProviderStatus: async (change: ProviderStatusChange) => void changes.push(change) });
   const clock = { now: () => receivedAt } as Clock;
   const useCase = new ApplyTemplateStatusUseCase(appSecret, models, clock);
   const deliver = (body: unknown, signedWith = SECRET) => {

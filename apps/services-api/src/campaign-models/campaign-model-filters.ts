@@ -1,5 +1,5 @@
 import { CAMPAIGN_MODEL_STATUSES, MESSAGING_CHANNELS } from '@platform/database';
-import { isUuid } from '@platform/http-common';
+import { canonicalUuid, isUuid } from '@platform/http-common';
 import { ValidateBy, ValidationOptions } from 'class-validator';
 import { isPlainObject } from './campaign-model.validators';
 
@@ -71,7 +71,7 @@ export function parseCampaignModelFilters(raw: string): CampaignModelFilters | u
     const values = rule?.read(value);
     if (!rule || !values) return undefined;
     if (rule.into === 'externalID') filters.externalID = values[0];
-    else filters[rule.into] = rule.into === 'channelIDs' ? values.map((id) => id.toLowerCase()) : values;
+    else filters[rule.into] = rule.into === 'channelIDs' ? values.map(canonicalUuid) : values;
   }
   return filters;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CAMPAIGN_MODEL_STATUSES, MESSAGING_CHANNELS } from '@platform/database';
-import { IsOneOf, IsStringOfLength, IsUuidValue, PaginationQuery } from '@platform/http-common';
+import { IsCanonicalUuid, IsOneOf, IsStringOfLength, IsUuidValue, ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { CampaignModelSlotsDto } from './campaign-model-slots.dto';
@@ -12,15 +12,9 @@ export const CAMPAIGN_MODEL_TYPES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] a
 export const MAX_TAGS = 50;
 export const MAX_TAG_LENGTH = 64;
 
-export class TenantParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
-
 export class CampaignModelParams extends TenantParams {
   @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
+  @IsCanonicalUuid()
   campaignModelID!: string;
 }
 
@@ -168,16 +162,7 @@ export class CampaignModelWithSnippetResponse extends CampaignModelResponse {
   campaignReqSnippet!: string;
 }
 
-export class CampaignModelListMeta {
-  @ApiProperty() count!: number;
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-  @ApiProperty() totalPages!: number;
-}
-
 export class CampaignModelList {
   @ApiProperty({ type: [CampaignModelView] }) data!: CampaignModelView[];
-  @ApiProperty({ type: CampaignModelListMeta }) meta!: CampaignModelListMeta;
+  @ApiProperty({ type: ListMeta }) meta!: ListMeta;
 }

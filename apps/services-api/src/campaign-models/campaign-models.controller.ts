@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
-import { ApiErrors, pageRequestOf, pageStatus } from '@platform/http-common';
+import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import {
   CampaignModelList,
@@ -10,14 +10,13 @@ import {
   CampaignModelWithSnippetResponse,
   CreateCampaignModelBody,
   ListCampaignModelsQuery,
-  TenantParams,
   UpdateCampaignModelBody,
 } from './campaign-model.dto';
 import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
 import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
-import { Idempotent } from '@platform/idempotency';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 /** Operations 2-5 (docs/campaign-models.md): campaign models (message templates) of a tenant. */
 @ApiTags('Campaigns/Models')
@@ -48,8 +47,9 @@ export class CampaignModelsController {
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Body() body: CreateCampaignModelBody,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<CampaignModelResponse> {
-    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body }) };
+    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body, idempotency }) };
   }
 
   /** Operation 4. */

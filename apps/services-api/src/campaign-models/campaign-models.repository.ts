@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
-import { CampaignModelStatus, firstRow, rows, run, sql, SqlRunner } from '@platform/database';
+import { CampaignModelStatus, firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import { violatedUniqueConstraint } from '@platform/errors';
-import { DataSource } from 'typeorm';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { Slots } from './template-content';
 
@@ -164,14 +163,7 @@ export interface ProviderStatusChange {
 
 /** All SQL of campaign models outside the list (campaign-models-list.repository.ts). */
 @Injectable()
-export class CampaignModelsRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /** Runs `work` in one transaction; `runner` is what the other methods take to join it. */
-  async transaction<T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager));
-  }
-
+export class CampaignModelsRepository extends TransactionalRepository {
   async findConnectedChannel(scope: TenantScope, channelID: string): Promise<ConnectedChannel | undefined> {
     return firstRow(this.dataSource, CONNECTED_CHANNEL, [channelID, scope.tenantID]);
   }

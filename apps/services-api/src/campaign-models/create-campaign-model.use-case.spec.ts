@@ -3,6 +3,8 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
 import type { CampaignModelsRepository, ConnectedChannel, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
@@ -33,7 +35,7 @@ class FakeModels {
   readonly scopes: TenantScope[] = [];
 
   asRepository(): CampaignModelsRepository {
-    return {
+    return fake<CampaignModelsRepository>({
       transaction: async <T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> => {
         const runner: SqlRunner = { query: async () => [] };
         const before = this.models.length;
@@ -73,7 +75,7 @@ class FakeModels {
       recordAccepted: async (id: string, externalID: string, status: CampaignModelStatus) => this.update(id, { status, externalID }),
       recordRefused: async (id: string) => this.update(id, { status: 'refused' }),
       recordUnavailable: async () => undefined,
-    } as unknown as CampaignModelsRepository;
+    });
   }
 
   private update(id: string, changes: Partial<StoredModel>): void {
@@ -98,11 +100,11 @@ class FakeJobs {
   readonly enqueued: { runner: SqlRunner; campaignModelID: string }[] = [];
 
   asJobs(): TemplateSubmissionJobs {
-    return {
+    return fake<TemplateSubmissionJobs>({
       enqueueFirst: async (runner: SqlRunner, campaignModelID: string) => {
         this.enqueued.push({ runner, campaignModelID });
       },
-    } as unknown as TemplateSubmissionJobs;
+    });
   }
 }
 
@@ -111,19 +113,20 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
   const provider = new FakeProvider();
   const jobs = new FakeJobs();
   const checked: string[] = [];
-  const access = {
+  const access = fake<TenantAccessService>({
     require: async (_principal: OperatorPrincipal, tenant: string) => {
       checked.push(tenant);
       if (options.refuseAccess) throw new AppException('Forbidden');
       return trustedTenantScope(tenant);
     },
-  } as unknown as TenantAccessService;
+  });
   const repository = models.asRepository();
-  const useCase = new CreateCampaignModelUseCase(access, repository, new TemplateSubmission(repository, provider), jobs.asJobs(), { record: async () => undefined } as unknown as AuditTrail);
+  const useCase = new CreateCampaignModelUseCase(access, repository, new TemplateSubmission(repository, provider), jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
   const create = (body: Partial<CreateCampaignModelBody> = {}) =>
     useCase.execute({
       principal,
       tenantID,
+      idempotency: NO_IDEMPOTENCY_KEY,
       body: {
         campaignModelChannel: 'whatsapp',
         campaignModelChannelID: channelID,

@@ -3,6 +3,7 @@ import { AuditTrail } from '@platform/audit';
 import { OperatorPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { AppException } from '@platform/errors';
+import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { candidateName, firstFreeSuffix, MAX_NAME_LENGTH, MAX_NAME_SUFFIX, normaliseTemplateName } from './campaign-model-name';
 import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
 import { CampaignModelsRepository, NewCampaignModel } from './campaign-models.repository';
@@ -17,6 +18,8 @@ export interface CreateCampaignModelCommand {
   principal: OperatorPrincipal;
   tenantID: string;
   body: CreateCampaignModelBody;
+  /** Claimed right after the access check (docs/idempotency.md, check order). */
+  idempotency: IdempotencyKeyClaim;
 }
 
 /**
@@ -35,8 +38,9 @@ export class CreateCampaignModelUseCase {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute({ principal, tenantID, body }: CreateCampaignModelCommand): Promise<CampaignModelView> {
+  async execute({ principal, tenantID, body, idempotency }: CreateCampaignModelCommand): Promise<CampaignModelView> {
     const scope = await this.access.require(principal, tenantID);
+    await idempotency.claimKey();
     const gatewayMeta = { ...(body.campaignModelGatewayMeta ?? {}) };
     const language = gatewayMeta.language ?? DEFAULT_TEMPLATE_LANGUAGE;
     if (typeof language !== 'string' || !LANGUAGE_CODE.test(language)) {

@@ -1,6 +1,7 @@
 import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
@@ -19,18 +20,15 @@ const stored = {
 
 function setUp(options: { refuseAccess?: boolean } = {}) {
   const reads: { scope: TenantScope; id: string }[] = [];
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const models = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const models = fake<CampaignModelsRepository>({
     findView: async (scope: TenantScope, id: string) => {
       reads.push({ scope, id });
       return id === modelID && scope.tenantID === tenantID ? stored : undefined;
     },
-  } as unknown as CampaignModelsRepository;
+  });
   const useCase = new GetCampaignModelUseCase(access, models);
   return { reads, get: (id: string) => useCase.execute({ principal, tenantID: tenantID.toUpperCase(), campaignModelID: id }) };
 }

@@ -1,6 +1,6 @@
-import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { CampaignModelsListRepository, ListRequest } from './campaign-models-list.repository';
 import { ListCampaignModelsCommand, ListCampaignModelsUseCase } from './list-campaign-models.use-case';
@@ -11,20 +11,17 @@ const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5
 /** The list repository over `total` models of the tenant, answering as many rows as the page holds. */
 function setUp(total: number, options: { refuseAccess?: boolean } = {}) {
   const requests: { scope: TenantScope; request: ListRequest }[] = [];
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const lists = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const lists = fake<CampaignModelsListRepository>({
     list: async (scope: TenantScope, request: ListRequest) => {
       requests.push({ scope, request });
       const onPage = Math.max(0, Math.min(request.perPage, total - (request.page - 1) * request.perPage));
       const data = Array.from({ length: onPage }, (_, index) => ({ campaignModelID: `model-${index}` }) as unknown as CampaignModelView);
       return { totalCount: total, data };
     },
-  } as unknown as CampaignModelsListRepository;
+  });
   const useCase = new ListCampaignModelsUseCase(access, lists);
   const list = (command: Partial<ListCampaignModelsCommand> = {}) => useCase.execute({ principal, tenantID, page: { page: 1, perPage: 20 }, ...command });
   return { requests, list };

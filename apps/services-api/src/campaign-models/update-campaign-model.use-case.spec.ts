@@ -1,7 +1,8 @@
 import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess, transactionOn } from '@platform/testing';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
@@ -22,22 +23,19 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
   const recorded: { runner: unknown; record: AuditRecord }[] = [];
   const transaction = { query: async () => [] };
   const model = { campaignModelID: modelID, campaignModelMeta: { a: 1 }, campaignModelTags: ['x'] } as unknown as CampaignModelView;
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const models = {
-    transaction: async <T>(work: (runner: unknown) => Promise<T>) => work(transaction),
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const models = fake<CampaignModelsRepository>({
+    transaction: transactionOn(transaction),
     updateMetaAndTags: async (scope: TenantScope, id: string, changes: Update['changes'], operatorID: string, runner: unknown) => {
       expect(runner).toBe(transaction);
       updates.push({ scope, id, changes, operatorID });
       if (id !== modelID) return undefined;
       return { ...model, campaignModelMeta: changes.meta ?? model.campaignModelMeta, campaignModelTags: changes.tags ?? model.campaignModelTags };
     },
-  } as unknown as CampaignModelsRepository;
-  const audit = { record: async (runner: unknown, _scope: TenantScope, record: AuditRecord) => void recorded.push({ runner, record }) } as unknown as AuditTrail;
+  });
+  const audit = fake<AuditTrail>({ record: async (runner: unknown, _scope: TenantScope, record: AuditRecord) => void recorded.push({ runner, record }) });
   const useCase = new UpdateCampaignModelUseCase(access, models, audit);
   return { updates, recorded, transaction, update: (id: string, changes: Update['changes']) => useCase.execute({ principal, tenantID, campaignModelID: id, ...changes }) };
 }

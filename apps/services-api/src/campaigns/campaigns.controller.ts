@@ -2,15 +2,9 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { CAMPAIGN_STATUSES } from '@platform/database';
-import { IsUuidValue } from '@platform/http-common';
+import { TenantParams } from '@platform/http-common';
 import type { CampaignStats } from './campaigns.repository';
 import { GetCampaignStatsUseCase } from './get-campaign-stats.use-case';
-
-export class CampaignStatsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
 
 export class CampaignStatsResponse implements CampaignStats {
   @ApiProperty({
@@ -34,7 +28,7 @@ export class CampaignsController {
   @Auth('operator')
   @ApiOperation({ operationId: 'countCampaignsByStatus', summary: 'Count the tenant\'s campaigns by status' })
   @ApiOkResponse({ type: CampaignStatsResponse })
-  async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: CampaignStatsParams): Promise<CampaignStatsResponse> {
+  async stats(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: TenantParams): Promise<CampaignStatsResponse> {
     return this.getStats.execute({ principal, tenantID: params.tenantID });
   }
 }

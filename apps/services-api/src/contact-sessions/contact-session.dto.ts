@@ -1,22 +1,14 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { PaginationQuery, SessionListMeta, TenantParamsWith } from '@platform/http-common';
 
 /** The schema that admits null and nothing else, in OpenAPI 3.0 (which has no `type: null`). */
 const NULL_ONLY: SchemaObject = { type: 'object', nullable: true, enum: [null] };
-import { IsUuidValue, PaginationQuery } from '@platform/http-common';
 
 /** docs/http-conventions.md, Paged lists: contact session pages hold 1-50 sessions. */
 export const CONTACT_SESSIONS_MAX_PER_PAGE = 50;
 
-export class ContactSessionsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  contactID!: string;
-}
+export class ContactSessionsParams extends TenantParamsWith('contactID') {}
 
 export class ContactSessionsQuery extends PaginationQuery(CONTACT_SESSIONS_MAX_PER_PAGE) {}
 
@@ -58,14 +50,7 @@ export class SessionDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) queuedAt!: string | null;
 }
 
-export class SessionListMetaDto {
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-}
-
 export class ContactSessionsResponse {
   @ApiProperty({ type: [SessionDto] }) data!: SessionDto[];
-  @ApiProperty({ type: SessionListMetaDto }) meta!: SessionListMetaDto;
+  @ApiProperty({ type: SessionListMeta }) meta!: SessionListMeta;
 }

@@ -1,25 +1,23 @@
-import { AppException } from '@platform/errors';
-import { Principal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { Principal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import type { SessionDto } from './contact-session.dto';
 import type { ContactSessionsRepository } from './contact-sessions.repository';
 import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
 import type { SessionVisibility } from './session-visibility';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
-const contactID = '7A0B1C2D-3E4F-4A5B-8C6D-7E8F9A0B1C2D';
+// Canonical, as the request rule (IsCanonicalUuid) hands it on.
+const contactID = '7a0b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 const operator: Principal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 
 /** A contact with `visible` sessions the viewer may list. */
 function setUp(visible: number, options: { refuseAccess?: boolean } = {}) {
   const calls: { method: string; scope: TenantScope; contactID: string; visibility: SessionVisibility; page?: { offset: number; limit: number } }[] = [];
-  const access = {
-    require: async (_principal: Principal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const sessions = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const sessions = fake<ContactSessionsRepository>({
     countVisible: async (scope: TenantScope, contact: string, visibility: SessionVisibility) => {
       calls.push({ method: 'countVisible', scope, contactID: contact, visibility });
       return visible;
@@ -29,7 +27,7 @@ function setUp(visible: number, options: { refuseAccess?: boolean } = {}) {
       const onPage = Math.max(0, Math.min(page.limit, visible - page.offset));
       return { totalCount: visible, data: Array.from({ length: onPage }, (_, index) => ({ sessionID: `session-${page.offset + index}` }) as SessionDto) };
     },
-  } as unknown as ContactSessionsRepository;
+  });
   const useCase = new ListContactSessionsUseCase(access, sessions);
   const list = (principal: Principal, page = 1, perPage = 20) => useCase.execute({ principal, tenantID, contactID, page: { page, perPage } });
   return { calls, list };
@@ -45,7 +43,7 @@ describe('ListContactSessionsUseCase (operation 11)', () => {
       {
         method: 'pageWithCount',
         scope: trustedTenantScope(tenantID),
-        contactID: contactID.toLowerCase(),
+        contactID,
         visibility: { kind: 'operator', operatorID: operator.kind === 'operator' ? operator.operatorID : '' },
         page: { offset: 20, limit: 20 },
       },

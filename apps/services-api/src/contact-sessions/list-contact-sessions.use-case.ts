@@ -8,6 +8,7 @@ import { sessionVisibilityOf } from './session-visibility';
 export interface ListContactSessionsCommand {
   principal: Principal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   contactID: string;
   page: PageRequest;
 }
@@ -25,7 +26,7 @@ export class ListContactSessionsUseCase {
 
   async execute(command: ListContactSessionsCommand): Promise<ContactSessionsResponse> {
     const scope = await this.access.require(command.principal, command.tenantID);
-    const contactID = command.contactID.toLowerCase();
+    const { contactID } = command;
     const visibility = sessionVisibilityOf(command.principal);
     const request = command.page;
     const offset = pageOffsetOf(request);

@@ -1,6 +1,7 @@
 import { AppException } from '@platform/errors';
 import { AccessRequirement, OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { ListNotificationCountsUseCase } from './list-notification-counts.use-case';
 import type { NotificationCountsRepository } from './notification-counts.repository';
 
@@ -10,19 +11,19 @@ const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5
 function setUp(refusal?: 'Forbidden' | 'TenantNotFound') {
   const requirements: (AccessRequirement | undefined)[] = [];
   const reads: { scope: TenantScope; operatorID: string }[] = [];
-  const access = {
+  const access = fake<TenantAccessService>({
     require: async (_principal: OperatorPrincipal, tenant: string, requirement?: AccessRequirement) => {
       requirements.push(requirement);
       if (refusal) throw new AppException(refusal);
       return trustedTenantScope(tenant);
     },
-  } as unknown as TenantAccessService;
-  const counts = {
+  });
+  const counts = fake<NotificationCountsRepository>({
     unreadCounts: async (scope: TenantScope, operatorID: string) => {
       reads.push({ scope, operatorID });
       return { mention: 2, '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3 };
     },
-  } as unknown as NotificationCountsRepository;
+  });
   return { requirements, reads, useCase: new ListNotificationCountsUseCase(access, counts) };
 }
 

@@ -2,8 +2,8 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { ListNotificationCountsUseCase } from './list-notification-counts.use-case';
-import { NotificationCounts, NotificationCountsParams } from './notification.dto';
-import { ApiErrors } from '@platform/http-common';
+import { NotificationCounts } from './notification.dto';
+import { ApiErrors, TenantParams } from '@platform/http-common';
 
 @ApiTags('Notifications')
 @Controller('v1/tenants/:tenantID/notifications')
@@ -24,7 +24,7 @@ export class NotificationsController {
   @ApiOkResponse({
     schema: { type: 'object', additionalProperties: { type: 'integer' }, example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } },
   })
-  async list(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: NotificationCountsParams): Promise<NotificationCounts> {
+  async list(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: TenantParams): Promise<NotificationCounts> {
     return this.listCounts.execute({ principal, tenantID: params.tenantID });
   }
 }

@@ -6,10 +6,12 @@ import type { PlatformMetrics } from '@platform/observability';
 import { TransportClient } from '@platform/transport';
 import { Observable, of, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 
 const tenantID = '5D1E0F3A-8C2B-4D6E-9F10-112233445566';
-const pluginConnectionID = '3B241101-E2BB-4255-8CAF-4136C566A962';
+// Canonical, as the request rule (IsCanonicalUuid) hands it on.
+const pluginConnectionID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 
 /**
@@ -19,25 +21,25 @@ const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5
  */
 function transportAnswering(answer: () => Observable<unknown>) {
   const sent: { pattern: string; payload: unknown }[] = [];
-  const client = {
-    send: (pattern: string, payload: unknown) => {
+  const client = fake<ClientRedis>({
+    send: <TResult>(pattern: string, payload: unknown) => {
       sent.push({ pattern, payload });
-      return answer();
+      return answer() as Observable<TResult>;
     },
-  } as unknown as ClientRedis;
-  const metrics = { transportRequestEnded: () => undefined } as unknown as PlatformMetrics;
+  });
+  const metrics = fake<PlatformMetrics>({ transportRequestEnded: () => undefined });
   return { sent, transport: new TransportClient(client, 1_000, metrics) };
 }
 
 function accessGranting(refusal?: 'Forbidden' | 'TenantNotFound') {
   const requirements: (AccessRequirement | undefined)[] = [];
-  const access = {
+  const access = fake<TenantAccessService>({
     require: async (_principal: OperatorPrincipal, tenant: string, requirement?: AccessRequirement) => {
       requirements.push(requirement);
       if (refusal) throw new AppException(refusal);
       return trustedTenantScope(tenant);
     },
-  } as unknown as TenantAccessService;
+  });
   return { access, requirements };
 }
 
@@ -50,7 +52,7 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
 
     expect(reply).toEqual({ deleted: true });
     expect(requirements).toEqual([{ ownerOnly: true, tenantNotFoundIs404: true }]);
-    const payload: DeletePluginConnectionPayload = { tenantID: tenantID.toLowerCase(), pluginConnectionID: pluginConnectionID.toLowerCase() };
+    const payload: DeletePluginConnectionPayload = { tenantID: tenantID.toLowerCase(), pluginConnectionID };
     expect(sent).toEqual([{ pattern: DeletePluginConnection.pattern, payload }]);
   });
 

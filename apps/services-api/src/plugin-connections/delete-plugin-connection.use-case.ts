@@ -6,6 +6,7 @@ import { TransportClient } from '@platform/transport';
 export interface DeletePluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   pluginConnectionID: string;
 }
 
@@ -24,6 +25,6 @@ export class DeletePluginConnectionUseCase {
 
   async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    return this.coreTenants.send(DeletePluginConnection, { tenantID: scope.tenantID, pluginConnectionID: command.pluginConnectionID.toLowerCase() });
+    return this.coreTenants.send(DeletePluginConnection, { tenantID: scope.tenantID, pluginConnectionID: command.pluginConnectionID });
   }
 }

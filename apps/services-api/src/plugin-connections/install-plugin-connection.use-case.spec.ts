@@ -2,8 +2,10 @@ import type { ClientRedis } from '@nestjs/microservices';
 import { OperatorPrincipal, TenantAccessService, trustedTenantScope } from '@platform/auth';
 import type { PlatformMetrics } from '@platform/observability';
 import { TransportClient } from '@platform/transport';
-import { of } from 'rxjs';
+import { Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
@@ -14,16 +16,16 @@ const otherOwner: OperatorPrincipal = { kind: 'operator', operatorID: '1a2b3c4d-
 /** What services-api sends core-tenants for each install. */
 function installing() {
   const sent: Record<string, unknown>[] = [];
-  const client = {
-    send: (_pattern: string, payload: Record<string, unknown>) => {
-      sent.push(payload);
-      return of({ pluginConnectionID: 'c', pluginConnectionToken: 't', pluginID, kind: 'plain' });
+  const client = fake<ClientRedis>({
+    send: <TResult>(_pattern: string, payload: unknown) => {
+      sent.push(payload as Record<string, unknown>);
+      return of({ pluginConnectionID: 'c', pluginConnectionToken: 't', pluginID, kind: 'plain' }) as Observable<TResult>;
     },
-  } as unknown as ClientRedis;
-  const metrics = { transportRequestEnded: () => undefined } as unknown as PlatformMetrics;
-  const access = { require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) } as unknown as TenantAccessService;
+  });
+  const metrics = fake<PlatformMetrics>({ transportRequestEnded: () => undefined });
+  const access = fake<TenantAccessService>({ require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) });
   const useCase = new InstallPluginConnectionUseCase(access, new TransportClient(client, 1_000, metrics));
-  return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey }) };
+  return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey, idempotency: NO_IDEMPOTENCY_KEY }) };
 }
 
 describe('InstallPluginConnectionUseCase (services-api)', () => {

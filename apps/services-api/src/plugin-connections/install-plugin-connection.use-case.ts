@@ -2,14 +2,18 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { actorOf, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { InstallPluginConnection, InstallPluginConnectionReply } from '@platform/contracts';
+import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { TransportClient } from '@platform/transport';
 
 export interface InstallPluginConnectionCommand {
   principal: OperatorPrincipal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   pluginID: string;
   /** The request's `Idempotency-Key`, if it carried one. */
   idempotencyKey?: string;
+  /** Claimed right after the access check (docs/idempotency.md, check order). */
+  idempotency: IdempotencyKeyClaim;
 }
 
 /**
@@ -27,8 +31,9 @@ export class InstallPluginConnectionUseCase {
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    await command.idempotency.claimKey();
     const requestKey = command.idempotencyKey === undefined ? undefined : scopedRequestKey(actorOf(command.principal), command.idempotencyKey);
-    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID.toLowerCase(), requestKey });
+    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID, requestKey });
   }
 }
 

@@ -1,25 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsUuidValue } from '@platform/http-common';
+import { IsCanonicalUuid, TenantParamsWith } from '@platform/http-common';
 
-export class TenantPluginConnectionsParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
-
-export class PluginConnectionParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  pluginConnectionID!: string;
-}
+export class PluginConnectionParams extends TenantParamsWith('pluginConnectionID') {}
 
 export class InstallPluginBody {
   @ApiProperty({ format: 'uuid', description: 'The plugin to install on the tenant' })
-  @IsUuidValue()
+  @IsCanonicalUuid()
   pluginID!: string;
 }
 

@@ -8,10 +8,9 @@ import {
   InstallPluginBody,
   InstalledPluginConnectionResponse,
   PluginConnectionParams,
-  TenantPluginConnectionsParams,
 } from './plugin-connection.dto';
-import { ApiErrors } from '@platform/http-common';
-import { IDEMPOTENCY_KEY_HEADER, Idempotent, idempotencyKeyOf } from '@platform/idempotency';
+import { ApiErrors, TenantParams } from '@platform/http-common';
+import { IDEMPOTENCY_KEY_HEADER, Idempotent, IdempotencyClaim, IdempotencyKeyClaim, idempotencyKeyOf } from '@platform/idempotency';
 
 /**
  * Plugin connections of a tenant. Owners only; core-tenants owns the
@@ -40,13 +39,14 @@ export class PluginConnectionsController {
   @ApiCreatedResponse({ type: InstalledPluginConnectionResponse })
   async install(
     @CurrentPrincipal() principal: OperatorPrincipal,
-    @Param() params: TenantPluginConnectionsParams,
+    @Param() params: TenantParams,
     @Body() body: InstallPluginBody,
     @Headers(IDEMPOTENCY_KEY_HEADER) idempotencyKey: string | undefined,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<InstalledPluginConnectionResponse> {
     // The key also reaches core-tenants, so a retry reuses the install's provider idempotency keys.
     const key = idempotencyKeyOf(idempotencyKey);
-    return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID, idempotencyKey: key }) };
+    return { data: await this.installConnection.execute({ principal, tenantID: params.tenantID, pluginID: body.pluginID, idempotencyKey: key, idempotency }) };
   }
 
   /** Operation 1 (docs/plugin-connections.md). */

@@ -1,6 +1,6 @@
-import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import type { ProcessingTracesRepository } from './processing-traces.repository';
 import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './provider/trace-provider.client';
@@ -45,24 +45,21 @@ function setUp(options: { installed?: TraceProvider[]; sessionExists?: boolean; 
   const installed = options.installed ?? [provider('urn:a'), provider('urn:b')];
   const providers = new FakeProviders();
   const scopes: TenantScope[] = [];
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const repository = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const repository = fake<ProcessingTracesRepository>({
     sessionExists: async (scope: TenantScope) => (scopes.push(scope), options.sessionExists ?? true),
     providersOf: async (scope: TenantScope) => (scopes.push(scope), installed),
     // The session's own messages, oldest first: `second` before `first`.
     sessionMessagesAmong: async (scope: TenantScope, _session: string, ids: string[]) => (scopes.push(scope), [second, first].filter((id) => ids.includes(id))),
-  } as unknown as ProcessingTracesRepository;
-  const credentials = {
+  });
+  const credentials = fake<TraceCredentials>({
     tokensFor: async (_tenant: string, _session: string, pluginIDs: string[]) => new Map(pluginIDs.map((pluginID) => [pluginID, `token-${pluginID}`])),
-  } as unknown as TraceCredentials;
+  });
   const fanOut = new TraceFanOut(credentials, { providerTimeoutMs: 1_000, retrievalCacheTtlSeconds: 60 });
   const useCase = new DiscoverProcessingTracesUseCase(access, repository, fanOut, providers);
-  return { providers, scopes, discover: () => useCase.execute({ principal, tenantID, sessionID: sessionID.toUpperCase() }) };
+  return { providers, scopes, discover: () => useCase.execute({ principal, tenantID, sessionID }) };
 }
 
 describe('DiscoverProcessingTracesUseCase (operation 9)', () => {

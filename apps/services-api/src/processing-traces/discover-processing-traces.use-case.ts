@@ -10,6 +10,7 @@ import { TraceFanOut } from './trace-fan-out';
 export interface DiscoverProcessingTracesCommand {
   principal: OperatorPrincipal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   sessionID: string;
 }
 
@@ -25,7 +26,7 @@ export class DiscoverProcessingTracesUseCase {
 
   async execute(command: DiscoverProcessingTracesCommand): Promise<DiscoveryResponse> {
     const scope = await this.access.require(command.principal, command.tenantID);
-    const sessionID = command.sessionID.toLowerCase();
+    const { sessionID } = command;
     const [exists, providers] = await Promise.all([this.repository.sessionExists(scope, sessionID), this.repository.providersOf(scope)]);
     if (!exists) throw new AppException('SessionNotFound');
     if (providers.length === 0) return { messages: [], sources: [], version: 1 };

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsStringOfLength, IsUuidValue } from '@platform/http-common';
+import { IsStringOfLength, TenantParamsWith } from '@platform/http-common';
 import { Type } from 'class-transformer';
 import { ValidateBy, ValidateNested } from 'class-validator';
 
@@ -14,15 +14,7 @@ function IsArrayOfLength(min: number, max: number): PropertyDecorator {
 /** docs/processing-traces.md, Operation 10: the traces array of a retrieval holds 1-10 elements. */
 export const MAX_RETRIEVAL_TRACES = 10;
 
-export class ProcessingTracesParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  sessionID!: string;
-}
+export class ProcessingTracesParams extends TenantParamsWith('sessionID') {}
 
 export class TraceReferenceDto {
   @ApiProperty({ description: 'The `source` of a trace listed by operation 9 (the providing plugin\'s URN)', example: 'urn:plugin:intent-classifier' })

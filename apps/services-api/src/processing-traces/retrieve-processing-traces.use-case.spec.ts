@@ -1,6 +1,6 @@
-import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import type { TraceOutcome } from './compose-retrieval';
 import type { ProcessingTracesRepository } from './processing-traces.repository';
 import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './provider/trace-provider.client';
@@ -47,10 +47,10 @@ class FakeCache {
   readonly entries = new Map<string, Map<string, TraceOutcome>>();
 
   asCache(): RetrievalCache {
-    return {
+    return fake<RetrievalCache>({
       get: async (key: string) => this.entries.get(key),
       put: async (key: string, outcomes: Map<string, TraceOutcome>) => void this.entries.set(key, outcomes),
-    } as unknown as RetrievalCache;
+    });
   }
 }
 
@@ -58,19 +58,16 @@ function setUp(options: { sessionExists?: boolean; refuseAccess?: boolean } = {}
   const providers = new FakeProviders();
   const cache = new FakeCache();
   const scopes: TenantScope[] = [];
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const repository = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const repository = fake<ProcessingTracesRepository>({
     sessionExists: async (scope: TenantScope) => (scopes.push(scope), options.sessionExists ?? true),
     providersOf: async (scope: TenantScope) => (scopes.push(scope), [provider('urn:a'), provider('urn:b')]),
-  } as unknown as ProcessingTracesRepository;
-  const credentials = {
+  });
+  const credentials = fake<TraceCredentials>({
     tokensFor: async (_tenant: string, _session: string, pluginIDs: string[]) => new Map(pluginIDs.map((pluginID) => [pluginID, `token-${pluginID}`])),
-  } as unknown as TraceCredentials;
+  });
   const fanOut = new TraceFanOut(credentials, { providerTimeoutMs: 1_000, retrievalCacheTtlSeconds: 60 });
   const useCase = new RetrieveProcessingTracesUseCase(access, repository, fanOut, providers, cache.asCache());
   const retrieve = (traces: { source: string; traceRef: string }[]) => useCase.execute({ principal, tenantID, sessionID, traces });

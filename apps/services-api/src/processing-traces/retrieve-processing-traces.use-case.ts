@@ -11,6 +11,7 @@ import { TraceFanOut } from './trace-fan-out';
 export interface RetrieveProcessingTracesCommand {
   principal: OperatorPrincipal;
   tenantID: string;
+  /** Canonical (lower-cased by the request rule, IsCanonicalUuid). */
   sessionID: string;
   traces: RequestedTrace[];
 }
@@ -32,7 +33,7 @@ export class RetrieveProcessingTracesUseCase {
 
   async execute(command: RetrieveProcessingTracesCommand): Promise<RetrievalResponse> {
     const scope = await this.access.require(command.principal, command.tenantID);
-    const sessionID = command.sessionID.toLowerCase();
+    const { sessionID } = command;
     const requested = distinctTraces(command.traces);
     const cacheKey = RetrievalCache.keyOf(scope.tenantID, sessionID, requested);
     const [exists, installed, cached] = await Promise.all([

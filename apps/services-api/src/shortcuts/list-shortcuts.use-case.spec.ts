@@ -1,7 +1,7 @@
-import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { ShortcutScope } from '@platform/database';
 import { describe, expect, it } from 'vitest';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import { ListShortcutsCommand, ListShortcutsUseCase } from './list-shortcuts.use-case';
 import type { RangeSlice } from './page-split';
 import type { ShortcutDto } from './shortcut.dto';
@@ -20,13 +20,10 @@ const slice = (prefix: string, size: number, { offset, limit, backward }: RangeS
 /** The viewer's `personal` shortcuts and the tenant's `company` ones, as the repository answers them. */
 function setUp(personal: number, company: number, options: { refuseAccess?: boolean } = {}) {
   const calls: { method: string; scope: TenantScope; operatorID: string; args: unknown[] }[] = [];
-  const access = {
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  } as unknown as TenantAccessService;
-  const shortcuts = {
+  const tenantAccess = new FakeTenantAccess();
+  if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
+  const access = tenantAccess.asAccess();
+  const shortcuts = fake<ShortcutsRepository>({
     countVisible: async (scope: TenantScope, operatorID: string) => {
       calls.push({ method: 'countVisible', scope, operatorID, args: [] });
       return { personal, company };
@@ -39,7 +36,7 @@ function setUp(personal: number, company: number, options: { refuseAccess?: bool
       calls.push({ method: 'search', scope, operatorID, args: [filter, page] });
       return { totalCount: 1, data: [shortcut('found')] };
     },
-  } as unknown as ShortcutsRepository;
+  });
   const useCase = new ListShortcutsUseCase(access, shortcuts);
   const list = (command: Partial<ListShortcutsCommand> = {}) => useCase.execute({ principal, tenantID, page: { page: 1, perPage: 20 }, ...command });
   return { calls, list };

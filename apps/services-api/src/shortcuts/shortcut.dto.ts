@@ -1,17 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SHORTCUT_SCOPES, ShortcutScope } from '@platform/database';
-import { IsOneOf, IsStringOfLength, IsUuidValue, PaginationQuery } from '@platform/http-common';
+import { IsOneOf, IsStringOfLength, ListMeta, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** docs/sessions-and-shortcuts.md, Operation 7: shortcut search is 1-120 characters; pages hold 1-200 shortcuts. */
 export const SHORTCUT_SEARCH_MAX_LENGTH = 120;
 export const SHORTCUTS_MAX_PER_PAGE = 200;
-
-export class ShortcutListParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
-}
 
 export class ShortcutListQuery extends PaginationQuery(SHORTCUTS_MAX_PER_PAGE) {
   @ApiPropertyOptional({ enum: SHORTCUT_SCOPES, description: 'Only company-wide (`tenant-based`) or only personal (`user-based`) shortcuts; both when omitted.' })
@@ -47,16 +41,7 @@ export class ShortcutDto {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
-export class ShortcutListMetaDto {
-  @ApiProperty() count!: number;
-  @ApiProperty() currentPage!: number;
-  @ApiProperty() hasMore!: boolean;
-  @ApiProperty() perPage!: number;
-  @ApiProperty() totalCount!: number;
-  @ApiProperty() totalPages!: number;
-}
-
 export class ShortcutListResponse {
   @ApiProperty({ type: [ShortcutDto] }) data!: ShortcutDto[];
-  @ApiProperty({ type: ShortcutListMetaDto }) meta!: ShortcutListMetaDto;
+  @ApiProperty({ type: ListMeta }) meta!: ListMeta;
 }

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
-import { pageRequestOf, pageStatus } from '@platform/http-common';
+import { pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { ListShortcutsUseCase } from './list-shortcuts.use-case';
-import { ShortcutListParams, ShortcutListQuery, ShortcutListResponse } from './shortcut.dto';
+import { ShortcutListQuery, ShortcutListResponse } from './shortcut.dto';
 
 @ApiTags('Operators/Shortcuts')
 @Controller('v1/tenants/:tenantID/operators/shortcuts')
@@ -25,7 +25,7 @@ export class ShortcutsController {
   @ApiResponse({ status: 206, type: ShortcutListResponse, description: 'More pages follow' })
   async list(
     @CurrentPrincipal() principal: OperatorPrincipal,
-    @Param() params: ShortcutListParams,
+    @Param() params: TenantParams,
     @Query() query: ShortcutListQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ShortcutListResponse> {

@@ -2,6 +2,7 @@ import { hashSecretToken } from '@platform/auth';
 import type { AcceptInvitationReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import type { OperatorsClient } from './operators.client';
 
@@ -9,12 +10,12 @@ const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 
 function setUp(answer: () => Promise<AcceptInvitationReply>) {
   const asked: { operatorID: string; tokenHash: string }[] = [];
-  const client = {
+  const client = fake<OperatorsClient>({
     acceptInvitation: async (operatorID: string, tokenHash: string) => {
       asked.push({ operatorID, tokenHash });
       return answer();
     },
-  } as unknown as OperatorsClient;
+  });
   return { useCase: new AcceptInvitationUseCase(client), asked };
 }
 

@@ -4,6 +4,7 @@ import type { RegisterOperatorPayload, RegisterOperatorReply } from '@platform/c
 import { AppException } from '@platform/errors';
 import type { RateLimiter, RateLimitRule } from '@platform/redis';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { CompleteSignUpCommand, CompleteSignUpUseCase } from './complete-sign-up.use-case';
 import type { OperatorTokenClient } from './operator-token.client';
 import type { OperatorsClient } from './operators.client';
@@ -23,7 +24,7 @@ class FakeCoreTenants {
   failure: AppException | undefined;
 
   asClient(): OperatorsClient {
-    return {
+    return fake<OperatorsClient>({
       register: async (payload: RegisterOperatorPayload) => {
         if (this.failure) throw this.failure;
         this.registered.push(payload);
@@ -34,15 +35,15 @@ class FakeCoreTenants {
         this.invitationChecks += 1;
         return this.usable;
       },
-    } as unknown as OperatorsClient;
+    });
   }
 }
 
 function setUp(options: { verify?: VerifyOutcome; allowed?: boolean } = {}) {
   const coreTenants = new FakeCoreTenants();
-  const store = { verify: async () => options.verify ?? 'ok' } as unknown as VerificationStore;
-  const tokens = { issue: async (operatorID: string) => `token-of-${operatorID}` } as unknown as OperatorTokenClient;
-  const limiter = { hit: async () => ({ allowed: options.allowed ?? true, retryAfterSeconds: 7 }) } as unknown as RateLimiter;
+  const store = fake<VerificationStore>({ verify: async () => options.verify ?? 'ok' });
+  const tokens = fake<OperatorTokenClient>({ issue: async (operatorID: string) => `token-of-${operatorID}` });
+  const limiter = fake<RateLimiter>({ hit: async () => ({ allowed: options.allowed ?? true, retryAfterSeconds: 7 }) });
   const useCase = new CompleteSignUpUseCase(store, coreTenants.asClient(), keys, clock, tokens, limiter, IP_LIMIT);
   return { useCase, coreTenants };
 }

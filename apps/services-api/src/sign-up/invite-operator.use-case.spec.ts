@@ -3,6 +3,8 @@ import { grantTenantScope, hashSecretToken, TenantAccessService } from '@platfor
 import type { CreateInvitationPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
+import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { EmailDomainCheck } from './email-domain-check';
 import { InviteOperatorUseCase } from './invite-operator.use-case';
 import type { InvitationMailJob, SignUpMailJob } from './mail/sign-up-mail.job';
@@ -29,13 +31,13 @@ class World {
   domain: 'accepted' | 'disposable' = 'accepted';
 
   useCase(): InviteOperatorUseCase {
-    const access = {
+    const access = fake<TenantAccessService>({
       require: async (_principal: unknown, tenantID: string) => {
         if (!this.owner) throw new AppException('Forbidden');
         return grantTenantScope(tenantID);
       },
-    } as unknown as TenantAccessService;
-    const operators = {
+    });
+    const operators = fake<OperatorsClient>({
       createInvitation: async (payload: CreateInvitationPayload) => {
         if (this.createFailure) throw this.createFailure;
         this.invitations.set(payload.invitationID, payload);
@@ -46,19 +48,19 @@ class World {
         this.withdrawn.push(invitationID);
         return this.invitations.delete(invitationID);
       },
-    } as unknown as OperatorsClient;
-    const domains = { check: async () => this.domain } as unknown as EmailDomainCheck;
-    const queue = {
+    });
+    const domains = fake<EmailDomainCheck>({ check: async () => this.domain });
+    const queue = fake<SignUpMailQueue>({
       enqueue: async (job: SignUpMailJob) => {
         if (this.queueDown) throw new Error('connect ECONNREFUSED');
         this.mails.push(job);
       },
-    } as unknown as SignUpMailQueue;
+    });
     return new InviteOperatorUseCase(access, operators, domains, queue, keys, clock, TTL_MS);
   }
 }
 
-const command = { principal, tenantID: TENANT, operatorEmail: ' Ana@Acme.com.br ', language: 'pt-BR' as const };
+const command = { principal, tenantID: TENANT, operatorEmail: ' Ana@Acme.com.br ', language: 'pt-BR' as const, idempotency: NO_IDEMPOTENCY_KEY };
 const codeOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => (error as AppException).code);
 
 describe('InviteOperatorUseCase', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { generateSecretToken, hashSecretToken, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
+import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { Clock } from '@platform/app-foundation';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
@@ -18,6 +19,8 @@ export interface InviteOperatorCommand {
   tenantID: string;
   operatorEmail: string;
   language: MailLanguage;
+  /** Claimed right after the access check (docs/idempotency.md, check order). */
+  idempotency: IdempotencyKeyClaim;
 }
 
 export interface CreatedInvitation {
@@ -60,6 +63,7 @@ export class InviteOperatorUseCase {
   async execute(command: InviteOperatorCommand): Promise<CreatedInvitation> {
     const { principal, language } = command;
     const scope = await this.access.require(principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
+    await command.idempotency.claimKey();
     const email = normaliseEmail(command.operatorEmail);
     if ((await this.domains.check(domainOf(email))) !== 'accepted') throw new AppException('OperatorEmailDisposable');
 

@@ -2,6 +2,7 @@ import type { Clock } from '@platform/app-foundation';
 import type { RateLimiter, RateLimitRule } from '@platform/redis';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import type { EmailDomainCheck } from './email-domain-check';
 import type { SignUpMailJob, VerificationMailJob } from './mail/sign-up-mail.job';
 import type { SignUpMailQueue } from './mail/sign-up-mail.queue';
@@ -25,7 +26,7 @@ class World {
   addressLimited = false;
 
   useCase(): RequestEmailVerificationUseCase {
-    const store = {
+    const store = fake<VerificationStore>({
       issue: async (address: string, request: { nonce: string; codeHash: string }): Promise<IssueOutcome> => {
         if (this.addressLimited) return { issued: false, retryAfterMs: 42_500 };
         this.entries.set(address, request.codeHash);
@@ -35,15 +36,15 @@ class World {
         this.entries.delete(address);
         this.restored.push(address);
       },
-    } as unknown as VerificationStore;
-    const queue = {
+    });
+    const queue = fake<SignUpMailQueue>({
       enqueue: async (job: SignUpMailJob) => {
         if (this.queueDown) throw new Error('connect ECONNREFUSED');
         this.mails.push(job);
       },
-    } as unknown as SignUpMailQueue;
-    const domains = { check: async (domain: string) => (domain === 'mailinator.com' ? 'disposable' : 'accepted') } as unknown as EmailDomainCheck;
-    const limiter = { hit: async () => ({ allowed: this.ipAllowed, retryAfterSeconds: 9 }) } as unknown as RateLimiter;
+    });
+    const domains = fake<EmailDomainCheck>({ check: async (domain: string) => (domain === 'mailinator.com' ? 'disposable' : 'accepted') });
+    const limiter = fake<RateLimiter>({ hit: async () => ({ allowed: this.ipAllowed, retryAfterSeconds: 9 }) });
     return new RequestEmailVerificationUseCase(store, queue, domains, keys, clock, limiter, IP_LIMIT);
   }
 }

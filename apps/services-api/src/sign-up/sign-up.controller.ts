@@ -13,13 +13,12 @@ import {
   EmailVerificationBody,
   EmailVerificationResponse,
   InvitationBody,
-  InvitationParams,
   InvitationResponse,
   SignUpBody,
   SignUpResponse,
 } from './sign-up.dto';
-import { ApiErrors, clientAddressKey } from '@platform/http-common';
-import { Idempotent } from '@platform/idempotency';
+import { ApiErrors, clientAddressKey, TenantParams } from '@platform/http-common';
+import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
   name: 'accept-language',
@@ -96,15 +95,17 @@ export class SignUpController {
   @ApiCreatedResponse({ type: InvitationResponse })
   async invite(
     @CurrentPrincipal() principal: OperatorPrincipal,
-    @Param() params: InvitationParams,
+    @Param() params: TenantParams,
     @Body() body: InvitationBody,
     @Headers('accept-language') acceptLanguage: string | undefined,
+    @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<InvitationResponse> {
     const data = await this.invitations.execute({
       principal,
       tenantID: params.tenantID,
       operatorEmail: body.operatorEmail,
       language: mailLanguageOf(acceptLanguage),
+      idempotency,
     });
     return { data };
   }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsStringOfLength, IsUuidValue } from '@platform/http-common';
+import { IsStringOfLength } from '@platform/http-common';
 import { IsOptional, ValidateBy, ValidateIf } from 'class-validator';
 import { IsOperatorEmail } from './email-address';
 import { IsAcceptablePassword } from './password-policy';
@@ -84,12 +84,6 @@ export class SignedUpOperatorResult {
 export class SignUpResponse {
   @ApiProperty({ type: SignedUpOperatorResult })
   data!: SignedUpOperatorResult;
-}
-
-export class InvitationParams {
-  @ApiProperty({ format: 'uuid' })
-  @IsUuidValue()
-  tenantID!: string;
 }
 
 export class InvitationBody {

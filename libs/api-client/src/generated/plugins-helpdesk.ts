@@ -112,15 +112,7 @@ export interface components {
         };
         DomainList: {
             data: components["schemas"]["HelpdeskDomain"][];
-            meta: components["schemas"]["DomainListMeta"];
-        };
-        DomainListMeta: {
-            count: number;
-            currentPage: number;
-            hasMore: boolean;
-            perPage: number;
-            totalCount: number;
-            totalPages: number;
+            meta: components["schemas"]["ListMeta"];
         };
         DomainRemoved: {
             /** @enum {boolean} */
@@ -202,6 +194,14 @@ export interface components {
              * @description stamped once, when the domain first turns active
              */
             verifiedAt: string | null;
+        };
+        ListMeta: {
+            count: number;
+            currentPage: number;
+            hasMore: boolean;
+            perPage: number;
+            totalCount: number;
+            totalPages: number;
         };
     };
     responses: never;

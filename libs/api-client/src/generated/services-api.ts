@@ -411,15 +411,7 @@ export interface components {
         };
         AuditEventList: {
             data: components["schemas"]["AuditEventDto"][];
-            meta: components["schemas"]["AuditEventListMeta"];
-        };
-        AuditEventListMeta: {
-            count: number;
-            currentPage: number;
-            hasMore: boolean;
-            perPage: number;
-            totalCount: number;
-            totalPages: number;
+            meta: components["schemas"]["ListMeta"];
         };
         AuditTargetDto: {
             /**
@@ -435,15 +427,7 @@ export interface components {
         };
         CampaignModelList: {
             data: components["schemas"]["CampaignModelView"][];
-            meta: components["schemas"]["CampaignModelListMeta"];
-        };
-        CampaignModelListMeta: {
-            count: number;
-            currentPage: number;
-            hasMore: boolean;
-            perPage: number;
-            totalCount: number;
-            totalPages: number;
+            meta: components["schemas"]["ListMeta"];
         };
         CampaignModelResponse: {
             campaignModel: components["schemas"]["CampaignModelView"];
@@ -527,7 +511,7 @@ export interface components {
         };
         ContactSessionsResponse: {
             data: components["schemas"]["SessionDto"][];
-            meta: components["schemas"]["SessionListMetaDto"];
+            meta: components["schemas"]["SessionListMeta"];
         };
         CreateCampaignModelBody: {
             /**
@@ -698,6 +682,14 @@ export interface components {
              */
             messageValue: string | number | boolean | (Record<string, never> | null) | unknown[];
         };
+        ListMeta: {
+            count: number;
+            currentPage: number;
+            hasMore: boolean;
+            perPage: number;
+            totalCount: number;
+            totalPages: number;
+        };
         ModelVariableView: {
             fallback: string;
             key: string;
@@ -771,7 +763,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        SessionListMetaDto: {
+        SessionListMeta: {
             currentPage: number;
             hasMore: boolean;
             perPage: number;
@@ -808,17 +800,9 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        ShortcutListMetaDto: {
-            count: number;
-            currentPage: number;
-            hasMore: boolean;
-            perPage: number;
-            totalCount: number;
-            totalPages: number;
-        };
         ShortcutListResponse: {
             data: components["schemas"]["ShortcutDto"][];
-            meta: components["schemas"]["ShortcutListMetaDto"];
+            meta: components["schemas"]["ListMeta"];
         };
         SignedUpOperatorResult: {
             /** @example ana@acme-atendimento.com.br */

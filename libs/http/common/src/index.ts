@@ -4,6 +4,7 @@ export type { CorsPolicy } from './cors';
 export { httpSettingsOf } from './http-settings';
 export {
   DEFAULT_PER_PAGE,
+  ListMeta,
   listMeta,
   MAX_PAGE,
   offsetOf,
@@ -11,12 +12,14 @@ export {
   pageRequestOf,
   pageStatus,
   PaginationQuery,
+  SessionListMeta,
   sessionListMeta,
 } from './pagination';
-export type { ListMeta, PageQueryFields, PageRequest, SessionListMeta } from './pagination';
+export type { PageQueryFields, PageRequest } from './pagination';
 export { RequestValidationPipe } from './request-validation.pipe';
-export { isUuid } from './uuid';
-export { IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
+export { canonicalUuid, isUuid } from './uuid';
+export { TenantParams, TenantParamsWith } from './path-params';
+export { IsCanonicalUuid, IsDateTimeValue, IsIntegerInRange, IsOneOf, IsStringOfLength, IsUuidValue } from './validators';
 export { ApiErrors, ApiIdempotent, ApiNoDependency } from './openapi/api-errors.decorator';
 export { buildApiDocument, describeApi, serversOf } from './openapi/api-document';
 export { API_VERSION } from './openapi/api-version';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsIntegerInRange } from './validators';
 
@@ -59,22 +59,25 @@ export function pageOffsetOf(request: PageRequest): number | undefined {
   return Number.isSafeInteger(offset) ? offset : undefined;
 }
 
-/** `meta` of campaign-model and shortcut lists (docs/http-conventions.md, Paged lists). */
-export interface ListMeta {
-  count: number;
-  currentPage: number;
-  hasMore: boolean;
-  perPage: number;
-  totalCount: number;
-  totalPages: number;
+/**
+ * `meta` of every paged list but contact sessions (docs/http-conventions.md, Paged lists):
+ * one class, so every list documents it as the one `ListMeta` component.
+ */
+export class ListMeta {
+  @ApiProperty() count!: number;
+  @ApiProperty() currentPage!: number;
+  @ApiProperty() hasMore!: boolean;
+  @ApiProperty() perPage!: number;
+  @ApiProperty() totalCount!: number;
+  @ApiProperty() totalPages!: number;
 }
 
 /** `meta` of contact sessions. */
-export interface SessionListMeta {
-  currentPage: number;
-  hasMore: boolean;
-  perPage: number;
-  totalCount: number;
+export class SessionListMeta {
+  @ApiProperty() currentPage!: number;
+  @ApiProperty() hasMore!: boolean;
+  @ApiProperty() perPage!: number;
+  @ApiProperty() totalCount!: number;
 }
 
 function hasMoreAfter(request: PageRequest, totalCount: number): boolean {

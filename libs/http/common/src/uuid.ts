@@ -8,3 +8,13 @@ const UUID_PATTERN =
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
+
+/**
+ * The one spelling of a UUID the platform compares and stores: lower case, as
+ * PostgreSQL prints them. Request fields are canonical once validated
+ * (`IsUuidValue`); code that reads an id before validation (guards,
+ * interceptors, transport payloads, token claims) calls this.
+ */
+export function canonicalUuid(value: string): string {
+  return value.toLowerCase();
+}

@@ -1,6 +1,7 @@
+import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { IsDateTimeValue } from './validators';
+import { IsCanonicalUuid, IsDateTimeValue } from './validators';
 
 class Probe {
   @IsDateTimeValue()
@@ -24,5 +25,25 @@ describe('IsDateTimeValue', () => {
     for (const at of ['2026-11-24', '2026-11-24T16:00:00', '2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-13-01T00:00:00Z', 'yesterday', 1764000000000, null]) {
       expect(accepts(at), String(at)).toBe(false);
     }
+  });
+});
+
+describe('IsCanonicalUuid', () => {
+  class Ids {
+    @IsCanonicalUuid()
+    tenantID!: unknown;
+  }
+  const accepted = (tenantID: unknown) => plainToInstance(Ids, { tenantID });
+
+  it('hands on an accepted UUID lower-cased, the one spelling the platform compares', () => {
+    const probe = accepted('3B241101-E2BB-4255-8CAF-4136C566A962');
+    expect(validateSync(probe)).toEqual([]);
+    expect(probe.tenantID).toBe('3b241101-e2bb-4255-8caf-4136c566a962');
+  });
+
+  it('leaves a refused value as sent, so the error shows what the client sent', () => {
+    const probe = accepted('NOT-A-UUID');
+    expect(validateSync(probe)).toHaveLength(1);
+    expect(probe.tenantID).toBe('NOT-A-UUID');
   });
 });

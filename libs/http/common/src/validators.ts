@@ -1,5 +1,6 @@
+import { Transform } from 'class-transformer';
 import { ValidateBy, ValidationOptions } from 'class-validator';
-import { isUuid } from './uuid';
+import { canonicalUuid, isUuid } from './uuid';
 
 /**
  * Validation decorators whose message is the `allowed` text of a 1002 field
@@ -8,6 +9,22 @@ import { isUuid } from './uuid';
 
 export function IsUuidValue(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isUuidValue', validator: { validate: (value) => isUuid(value) } }, { ...options, message: 'uuid' });
+}
+
+/**
+ * IsUuidValue for an id the request only names (path ids, filters, the
+ * plugin to install): handed on lower-cased (canonicalUuid), so no use case
+ * or repository lower-cases it again. A refused value is left as sent, so
+ * `received` shows what the client sent. An id the answer may echo as sent
+ * (e.g. in a 400 the action raises) keeps plain IsUuidValue.
+ */
+export function IsCanonicalUuid(): PropertyDecorator {
+  const rule = IsUuidValue();
+  const canonical = Transform(({ value }) => (isUuid(value) ? canonicalUuid(value) : value));
+  return (target, property) => {
+    canonical(target, property);
+    rule(target, property);
+  };
 }
 
 const DECIMAL_INTEGER = /^(0|[1-9][0-9]*)$/;

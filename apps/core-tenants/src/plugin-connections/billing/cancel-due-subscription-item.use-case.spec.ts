@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fake } from '@platform/testing';
 import { BillingProvider } from './billing.provider';
 import type { BillingCancellationsRepository, DueCancellation } from './billing-cancellations.repository';
 import { CANCELLATION_LEASE_SECONDS, CancelDueSubscriptionItemUseCase } from './cancel-due-subscription-item.use-case';
@@ -16,7 +17,7 @@ class FakeCancellations {
   constructor(private readonly due: DueCancellation[]) {}
 
   asRepository(): BillingCancellationsRepository {
-    return {
+    return fake<BillingCancellationsRepository>({
       claimDue: async (leaseSeconds: number) => {
         this.leases.push(leaseSeconds);
         return this.due.shift();
@@ -27,7 +28,7 @@ class FakeCancellations {
       recordFailure: async (id: string, error: string, retryInSeconds: number) => {
         this.failures.push({ id, error, retryInSeconds });
       },
-    } as unknown as BillingCancellationsRepository;
+    });
   }
 }
 
