@@ -54,7 +54,9 @@ describe('upgrade from a pg-boss 10 schema', () => {
 
     replicas = [new PgBoss({ connectionString: database.url, max: 2 }), new PgBoss({ connectionString: database.url, max: 2 })];
     for (const boss of replicas) boss.on('error', () => undefined);
-    await Promise.all(replicas.map((boss) => boss.start()));
+    // One after the other: what runs side by side here is the set-aside above and the take-over below. Two pg-boss 12
+    // instances creating their schema at the same moment can collide through a transaction pooler (CREATE SCHEMA race).
+    for (const boss of replicas) await boss.start();
     await Promise.all(
       replicas.map((boss) =>
         registerWorker<{ to: string }>(boss, settings, { name: 'upgrade-mail', retryLimit: 7 }, async (job) => {
