@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 
 // pg's own conversion of a parameter to what it sends (text or bytes), so the record replays as sent; it has no typings.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- pg/lib/utils has no typings to import
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => unknown };
 
 /**

@@ -195,7 +195,7 @@ function productionLikeEnvironment(context: BenchContext, ports: { core: number;
 function manifestObjects(file: string): Record<string, any>[] {
   const path = ['k8s/base', 'k8s'].map((dir) => join(dir, file)).find((candidate) => existsSync(candidate));
   if (!path) throw new Error(`no ${file} under k8s/`);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- manifests are read loosely, then checked field by field
   return parseAllDocuments(readFileSync(path, 'utf8')).map((document) => document.toJS() as Record<string, any>);
 }
 

@@ -33,7 +33,7 @@ let sdk: CloudflareSdk | undefined;
  * requests and the pending-domain sweep use them.
  */
 function cloudflareSdk(): CloudflareSdk {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously, to keep it off the idle heap and start-up
   sdk ??= require('cloudflare') as CloudflareSdk;
   return sdk;
 }

@@ -18,9 +18,9 @@ let lists: DisposableLists | undefined;
  */
 function disposableLists(): DisposableLists {
   lists ??= {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously, to keep it off the idle heap and start-up
     exact: new Set<string>(require('disposable-email-domains/index.json') as string[]),
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously, to keep it off the idle heap and start-up
     wildcards: new Set<string>(require('disposable-email-domains/wildcard.json') as string[]),
   };
   return lists;

@@ -16,7 +16,7 @@ let sdk: StripeSdk | undefined;
  * plugins and the cancellation worker (when it has work) use them.
  */
 function stripeSdk(): StripeSdk {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously, to keep it off the idle heap and start-up
   sdk ??= require('stripe') as StripeSdk;
   return sdk;
 }
