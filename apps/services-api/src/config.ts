@@ -44,6 +44,18 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @MinLength(32, { message: 'must be the previous WEBHOOK_SECRETS_KEY' })
   WEBHOOK_SECRETS_KEY_PREVIOUS?: string;
 
+  /**
+   * Hours an endpoint's previous signing secret still signs deliveries after
+   * a rotation (docs/webhooks.md), so its receiver can switch over without
+   * refusing any; 0 retires it at once.
+   */
+  @IsIntegerBetween(0, 720)
+  WEBHOOK_SECRET_ROTATION_GRACE_HOURS = 24;
+
+  /** Webhook endpoints one tenant may have at once (then 409 1961). */
+  @IsIntegerBetween(1, 1_000)
+  WEBHOOK_ENDPOINTS_PER_TENANT = 10;
+
   /** The e-mail provider: any SMTP URL nodemailer takes. The default is the quick start's local sink. */
   @Secret({ minLength: 0 })
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })

@@ -14,6 +14,10 @@ export const AUDIT_ACTIONS = {
   'helpdeskDomain.removed': 'helpdeskDomain',
   'campaignModel.created': 'campaignModel',
   'campaignModel.updated': 'campaignModel',
+  'webhookEndpoint.created': 'webhookEndpoint',
+  'webhookEndpoint.updated': 'webhookEndpoint',
+  'webhookEndpoint.deleted': 'webhookEndpoint',
+  'webhookEndpoint.secretRotated': 'webhookEndpoint',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -41,4 +41,9 @@ describe('error catalog', () => {
     const own = Object.values(ERROR_CATALOG).filter((entry) => !specCodes.has(entry.code));
     for (const entry of own) expect(entry.code >= 1900 && entry.code < 2000 || entry.code >= 5900 && entry.code < 5999).toBe(true);
   });
+
+  it('holds the webhook endpoints\' codes in their block, 1960-1964', () => {
+    expect(ERROR_CATALOG.WebhookEndpointNotFound).toEqual({ code: 1960, name: 'WebhookEndpointNotFoundError', status: 404, message: 'Webhook endpoint not found.' });
+    expect(ERROR_CATALOG.WebhookEndpointLimitReached).toMatchObject({ code: 1961, name: 'WebhookEndpointLimitReachedError', status: 409 });
+  });
 });

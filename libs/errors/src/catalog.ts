@@ -66,6 +66,13 @@ export const ERROR_CATALOG = {
     message: 'This tenant has no billing subscription, which paid plugins need.',
   },
   PayloadTooLarge: { code: 1913, name: 'PayloadTooLargeError', status: 413, message: 'The request body is larger than this API accepts.' },
+  WebhookEndpointNotFound: { code: 1960, name: 'WebhookEndpointNotFoundError', status: 404, message: 'Webhook endpoint not found.' },
+  WebhookEndpointLimitReached: {
+    code: 1961,
+    name: 'WebhookEndpointLimitReachedError',
+    status: 409,
+    message: 'This tenant has as many webhook endpoints as it may have. Delete one before adding another.',
+  },
   DomainHostnameTaken: {
     code: 1970,
     name: 'DomainHostnameTakenError',

@@ -1,0 +1,13 @@
+import type { OutboundPolicy } from '@platform/http-outbound';
+
+/** What the endpoints' use cases take from the configuration. */
+export interface WebhookEndpointsSettings {
+  /** WEBHOOK_ENDPOINTS_PER_TENANT. */
+  endpointsPerTenant: number;
+  /** WEBHOOK_SECRET_ROTATION_GRACE_HOURS. */
+  rotationGraceHours: number;
+  /** The outbound policy the URLs are judged by when saved (https only in production, OUTBOUND_ALLOW). */
+  destinations: Pick<OutboundPolicy, 'allowList' | 'httpsOnly'>;
+}
+
+export const WEBHOOK_ENDPOINTS_SETTINGS = Symbol('WEBHOOK_ENDPOINTS_SETTINGS');
