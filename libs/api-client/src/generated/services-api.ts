@@ -337,6 +337,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Only owners of the tenant (a member gets 403 1004). Oldest first; 206 while more pages exist. Secrets are never listed.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Only owners of the tenant (a member gets 403 1004). Answers the endpoint with its signing secret, shown this once. A URL the outbound policy refuses (plain http in production, a literal address that is not public) is 400 1002 on `url`. A tenant has at most WEBHOOK_ENDPOINTS_PER_TENANT endpoints (409 1961).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/webhooks/endpoints/{webhookEndpointID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description Only owners of the tenant (a member gets 403 1004). Without its secret.
+         */
+        get: operations["readWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Only owners of the tenant (a member gets 403 1004). Its deliveries and their attempts are deleted with it.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Only owners of the tenant (a member gets 403 1004). The fields sent change, the others stay. A new URL is judged like a created one. `enabled: true` on an endpoint the platform disabled after failures clears disabledAt, disabledReason and failingSince.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/webhooks/endpoints/{webhookEndpointID}/secret-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Only owners of the tenant (a member gets 403 1004). Answers the endpoint with its new secret, shown this once. The secret it replaces still signs deliveries, beside the new one, until previousSecretExpiresAt (WEBHOOK_SECRET_ROTATION_GRACE_HOURS later); a secret older than that stops signing at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/whatsapp": {
         parameters: {
             query?: never;
@@ -386,7 +458,7 @@ export interface components {
         };
         AuditEventDto: {
             /** @enum {string} */
-            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated";
+            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
             actor: components["schemas"]["AuditActorDto"];
             /** Format: uuid */
             auditEventID: string;
@@ -437,6 +509,17 @@ export interface components {
             buttons?: components["schemas"]["TemplateButtonDto"][];
             footer?: components["schemas"]["TemplateFooterDto"];
             header?: components["schemas"]["TemplateHeaderDto"];
+        };
+        CampaignModelStatusChangedData: {
+            /** Format: uuid */
+            campaignModelID: string;
+            name: string;
+            /** @enum {string} */
+            previousStatus: "awaiting_submission" | "evaluating" | "approved" | "refused" | "paused" | "disabled" | "flagged" | "archived" | "deleted";
+            /** @description The provider's reason, when it gave one (a rejection). */
+            reason?: string | null;
+            /** @enum {string} */
+            status: "awaiting_submission" | "evaluating" | "approved" | "refused" | "paused" | "disabled" | "flagged" | "archived" | "deleted";
         };
         CampaignModelView: {
             /** @description Provider error code of a refusal */
@@ -546,6 +629,30 @@ export interface components {
             /** @enum {string} */
             campaignModelType: "MARKETING" | "UTILITY" | "AUTHENTICATION";
         };
+        CreateWebhookEndpointBody: {
+            /**
+             * @default
+             * @example CRM sync
+             */
+            description: string;
+            /**
+             * @description Whether events are sent to it
+             * @default true
+             */
+            enabled: boolean;
+            /**
+             * @description The events sent to it; each at most once
+             * @example [
+             *       "member.removed"
+             *     ]
+             */
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            /**
+             * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
+             * @example https://hooks.acme-atendimento.com.br/platform
+             */
+            url: string;
+        };
         DeletedPluginConnection: {
             /** @enum {boolean} */
             deleted: true;
@@ -591,7 +698,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1970 | 1971 | 1972 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1960 | 1961 | 1970 | 1971 | 1972 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -632,6 +739,30 @@ export interface components {
              */
             language: string;
         };
+        HelpdeskDomainAddedData: {
+            /** @example help.example.com */
+            domain: string;
+            /** Format: uuid */
+            helpdeskDomainID: string;
+            /** @enum {string} */
+            status: "pending" | "active";
+        };
+        HelpdeskDomainRemovedData: {
+            /** @example help.example.com */
+            domain: string;
+            /** Format: uuid */
+            helpdeskDomainID: string;
+        };
+        HelpdeskDomainStatusChangedData: {
+            /** @example help.example.com */
+            domain: string;
+            /** Format: uuid */
+            helpdeskDomainID: string;
+            /** @enum {string} */
+            previousStatus: "pending" | "active";
+            /** @enum {string} */
+            status: "pending" | "active";
+        };
         InstalledPluginConnection: {
             /** @enum {string} */
             kind: "plain" | "paid" | "hosted";
@@ -651,6 +782,14 @@ export interface components {
              * @description The plugin to install on the tenant
              */
             pluginID: string;
+        };
+        InvitationAcceptedData: {
+            /** Format: uuid */
+            invitationID: string;
+            /** Format: uuid */
+            operatorID: string;
+            /** @enum {string} */
+            role: "owner" | "member";
         };
         InvitationBody: {
             /** @example ana@acme-atendimento.com.br */
@@ -690,11 +829,42 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        MemberRemovedData: {
+            /** Format: uuid */
+            operatorID: string;
+            /**
+             * @description The role the member had.
+             * @enum {string}
+             */
+            role: "owner" | "member";
+        };
+        MemberRoleChangedData: {
+            /** Format: uuid */
+            operatorID: string;
+            /** @enum {string} */
+            previousRole: "owner" | "member";
+            /** @enum {string} */
+            role: "owner" | "member";
+        };
         ModelVariableView: {
             fallback: string;
             key: string;
             required: boolean;
             type: string;
+        };
+        PluginConnectionInstalledData: {
+            /** Format: uuid */
+            pluginConnectionID: string;
+            /** Format: uuid */
+            pluginID: string;
+            pluginName: string;
+        };
+        PluginConnectionRemovedData: {
+            /** Format: uuid */
+            pluginConnectionID: string;
+            /** Format: uuid */
+            pluginID: string;
+            pluginName: string;
         };
         RetrievalBody: {
             traces: components["schemas"]["TraceReferenceDto"][];
@@ -1038,6 +1208,119 @@ export interface components {
                 [key: string]: unknown;
             };
             campaignModelTags?: string[];
+        };
+        UpdateWebhookEndpointBody: {
+            /** @example CRM sync */
+            description?: string;
+            /** @description true re-enables an endpoint the platform disabled after failures, clearing disabledAt, disabledReason and failingSince */
+            enabled?: boolean;
+            /**
+             * @example [
+             *       "member.removed",
+             *       "member.roleChanged"
+             *     ]
+             */
+            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            /**
+             * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
+             * @example https://hooks.acme-atendimento.com.br/platform
+             */
+            url?: string;
+        };
+        WebhookEndpoint: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example CRM sync */
+            description: string;
+            /**
+             * Format: date-time
+             * @description When the platform disabled it after repeated failures; null otherwise
+             */
+            disabledAt: string | null;
+            /** @description Why the platform disabled it; null otherwise */
+            disabledReason: string | null;
+            /** @description Whether events are sent to it: false after an owner disabled it or the platform did after repeated failures */
+            enabled: boolean;
+            /**
+             * @example [
+             *       "member.removed"
+             *     ]
+             */
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            /**
+             * Format: date-time
+             * @description When the current run of failed deliveries began; null while they succeed
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous signing secret still signs deliveries (beside the new one); null before any rotation
+             */
+            previousSecretExpiresAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @example https://hooks.acme-atendimento.com.br/platform */
+            url: string;
+            /** Format: uuid */
+            webhookEndpointID: string;
+        };
+        WebhookEndpointList: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        WebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        WebhookEndpointWithSecret: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @example CRM sync */
+            description: string;
+            /**
+             * Format: date-time
+             * @description When the platform disabled it after repeated failures; null otherwise
+             */
+            disabledAt: string | null;
+            /** @description Why the platform disabled it; null otherwise */
+            disabledReason: string | null;
+            /** @description Whether events are sent to it: false after an owner disabled it or the platform did after repeated failures */
+            enabled: boolean;
+            /**
+             * @example [
+             *       "member.removed"
+             *     ]
+             */
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            /**
+             * Format: date-time
+             * @description When the current run of failed deliveries began; null while they succeed
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous signing secret still signs deliveries (beside the new one); null before any rotation
+             */
+            previousSecretExpiresAt: string | null;
+            /**
+             * @description The signing secret (Standard Webhooks form), shown only in this answer: store it now. Only a sealed copy is kept.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @example https://hooks.acme-atendimento.com.br/platform */
+            url: string;
+            /** Format: uuid */
+            webhookEndpointID: string;
+        };
+        WebhookEndpointWithSecretResponse: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        WebhookTestData: {
+            /** @example A test event sent on request. */
+            message: string;
+            /** Format: uuid */
+            webhookEndpointID: string;
         };
     };
     responses: never;
@@ -1605,7 +1888,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this action */
-                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated";
+                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
                 /** @description Only events of this actor (an operator, plugin or plugin connection id) */
                 actorID?: string;
                 /** @description Only events at or after this instant */
@@ -3574,6 +3857,878 @@ export interface operations {
             };
             /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-9007199254740991 */
+                page?: string;
+                /** @description Page size, 1-200 */
+                perPage?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description More pages exist */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1961 WebhookEndpointLimitReachedError: This tenant has as many webhook endpoints as it may have. Delete one before adding another.
+             *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
+             */
+            409: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+                webhookEndpointID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1960 WebhookEndpointNotFoundError: Webhook endpoint not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+                webhookEndpointID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1960 WebhookEndpointNotFoundError: Webhook endpoint not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+                webhookEndpointID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1960 WebhookEndpointNotFoundError: Webhook endpoint not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tenantID: string;
+                webhookEndpointID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1960 WebhookEndpointNotFoundError: Webhook endpoint not found.
+             */
+            404: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment. */
+            409: {
+                headers: {
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

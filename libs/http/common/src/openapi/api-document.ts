@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { PathItemObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { documentErrorResponses } from './error-responses';
 
 export interface ApiServer {
@@ -17,6 +18,13 @@ export interface ApiDocumentOptions {
   servers: ApiServer[];
   /** Extra security schemes the app documents, besides the operator bearer token. */
   describeSecurity?: (builder: DocumentBuilder) => DocumentBuilder;
+  /**
+   * The requests the app sends to its users' URLs (outbound webhooks), by
+   * name, written under `x-webhooks`: OpenAPI 3.0 has no `webhooks` section
+   * (3.1 has), and Redocly reads this extension as one. Their schemas must be
+   * components of the document (`@ApiExtraModels`).
+   */
+  webhooks?: Record<string, PathItemObject>;
 }
 
 /** Where an app is reached: the local quick start's port, and its Service inside the cluster (k8s/, namespace platform). */
@@ -47,6 +55,7 @@ export function buildApiDocument(app: INestApplication, options: ApiDocumentOpti
   if (options.describeSecurity) builder = options.describeSecurity(builder);
   const document = SwaggerModule.createDocument(app, builder.build());
   documentErrorResponses(document);
+  if (options.webhooks) Object.assign(document, { 'x-webhooks': options.webhooks });
   return document;
 }
 
