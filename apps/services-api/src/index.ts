@@ -2,6 +2,7 @@
 export { createServicesApiApp, describeServicesApi, SERVICES_API_VERSION } from './bootstrap';
 export { AuditRetention } from './audit-events/audit-retention';
 export { ServicesApiConfig } from './config';
+export { WebhookSigningSecrets } from './webhooks/signing-secrets';
 export { setAsidePgBoss10Schema } from './jobs/pg-boss-10-jobs.repository';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss.provider';
 export type { JobsSettings } from './jobs/pg-boss.provider';

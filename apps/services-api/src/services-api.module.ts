@@ -18,6 +18,7 @@ import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 import { WebhookEndpointsModule } from './webhooks/endpoints/webhook-endpoints.module';
+import { webhookEndpointsSettingsOf } from './webhooks/endpoints/webhook-endpoints-settings';
 import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
@@ -70,11 +71,7 @@ export class ServicesApiModule {
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
         WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
-        WebhookEndpointsModule.forRoot({
-          endpointsPerTenant: config.WEBHOOK_ENDPOINTS_PER_TENANT,
-          rotationGraceHours: config.WEBHOOK_SECRET_ROTATION_GRACE_HOURS,
-          destinations: outboundPolicyOf({ allow: config.OUTBOUND_ALLOW, dnsServers: [], production: config.NODE_ENV === 'production' }),
-        }),
+        WebhookEndpointsModule.forRoot(webhookEndpointsSettingsOf(config)),
       ],
     };
   }
