@@ -631,15 +631,12 @@ export interface components {
         };
         CreateWebhookEndpointBody: {
             /**
-             * @default
+             * @description Empty when left out
              * @example CRM sync
              */
-            description: string;
-            /**
-             * @description Whether events are sent to it
-             * @default true
-             */
-            enabled: boolean;
+            description?: string;
+            /** @description Whether events are sent to it; true when left out */
+            enabled?: boolean;
             /**
              * @description The events sent to it; each at most once
              * @example [

@@ -43,12 +43,13 @@ export class CreateWebhookEndpointBody {
   @IsSubscribableEventTypes()
   eventTypes!: string[];
 
-  @ApiPropertyOptional({ example: 'CRM sync', default: '', maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH })
+  // Defaults are told in the description: a schema `default` makes the typed client require the field.
+  @ApiPropertyOptional({ example: 'CRM sync', maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH, description: 'Empty when left out' })
   @whenSent<CreateWebhookEndpointBody>('description')
   @IsStringOfLength(0, MAX_WEBHOOK_DESCRIPTION_LENGTH)
   description?: string;
 
-  @ApiPropertyOptional({ default: true, description: 'Whether events are sent to it' })
+  @ApiPropertyOptional({ description: 'Whether events are sent to it; true when left out' })
   @whenSent<CreateWebhookEndpointBody>('enabled')
   @IsBoolean()
   enabled?: boolean;
