@@ -296,7 +296,7 @@ describe('webhook endpoints', () => {
       expect((await read(endpoint.webhookEndpointID)).response.status).toBe(200);
     });
 
-    it('answers 404 1062 for a tenant that does not exist, and 401 1003 without a credential', async () => {
+    it('answers 404 1062 for a tenant that does not exist, and 401 1003 without a credential or with a plugin\'s', async () => {
       const unknownTenant = 'c5b2a0de-6f2f-4a59-8d7e-3c0f9d6f1e20';
       expect(singleError((await list({}, h.owner.authorization, unknownTenant)).error).error_code).toBe(1062);
       const anonymous = await services().GET(ENDPOINTS, { params: { path: { tenantID: h.tenantID }, query: {} } });
@@ -307,6 +307,10 @@ describe('webhook endpoints', () => {
         body: { url: 'https://hooks.example.com/', eventTypes: ['member.removed'] },
       });
       expect(anonymousCreate.response.status).toBe(401);
+      const plugin = await h.platform.fixtures.plugin();
+      const byPlugin = await list({}, plugin.authorization);
+      expect(byPlugin.response.status).toBe(401);
+      expect(singleError(byPlugin.error).error_code).toBe(1003);
     });
   });
 
