@@ -20,7 +20,7 @@ export const VIEW_COLUMNS = `
 export interface ConnectedChannel {
   id: string;
   channel: string;
-  accountId: string;
+  accountID: string;
   credentialsRef: string;
 }
 
@@ -46,7 +46,7 @@ export interface SubmissionSubject {
   language: string;
   type: string;
   slots: Slots;
-  accountId: string;
+  accountID: string;
   credentialsRef: string;
 }
 
@@ -56,7 +56,7 @@ const NAME_INDEX = 'campaign_models_tenant_channel_name_key';
 type ViewWithLanguage = CampaignModelView & { language: string };
 
 const CONNECTED_CHANNEL = sql<ConnectedChannel, [channelID: string, tenantID: string]>(
-  `SELECT id, channel, account_id AS "accountId", credentials_ref AS "credentialsRef"
+  `SELECT id, channel, account_id AS "accountID", credentials_ref AS "credentialsRef"
          FROM messaging_channels WHERE id = $1 AND tenant_id = $2 AND status = 'connected'`,
 );
 
@@ -104,7 +104,7 @@ const UPDATE_META_AND_TAGS = sql<CampaignModelView, [campaignModelID: string, te
 );
 
 const SUBMISSION_SUBJECT = sql<SubmissionSubject, [campaignModelID: string]>(
-  `SELECT m.id, m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountId", c.credentials_ref AS "credentialsRef"
+  `SELECT m.id, m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountID", c.credentials_ref AS "credentialsRef"
          FROM campaign_models m JOIN messaging_channels c ON c.id = m.channel_id
         WHERE m.id = $1`,
 );

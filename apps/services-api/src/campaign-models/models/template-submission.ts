@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CampaignModelsRepository } from './campaign-models.repository';
 import { modelStatusOfProvider } from './campaign-model-status';
-import { MESSAGE_TEMPLATE_PROVIDER, MessageTemplateProvider } from './provider/message-template-provider';
+import { MESSAGE_TEMPLATE_PROVIDER, MessageTemplateProvider } from './provider/message-template.provider';
 import { providerTemplateOf } from './template-content';
 
 export type SubmissionResult = 'accepted' | 'refused' | 'unavailable' | 'not-awaiting';
@@ -26,7 +26,7 @@ export class TemplateSubmission {
     const subject = await this.models.findSubmissionSubject(campaignModelID);
     if (!subject || subject.status !== 'awaiting_submission') return 'not-awaiting';
     const outcome = await this.provider.submit(
-      { accountId: subject.accountId, credentialsRef: subject.credentialsRef },
+      { accountID: subject.accountID, credentialsRef: subject.credentialsRef },
       providerTemplateOf({ name: subject.name, language: subject.language, type: subject.type, slots: subject.slots }),
     );
     switch (outcome.kind) {

@@ -5,10 +5,10 @@ import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
-import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
+import type { CampaignModelView } from './campaign-model.dto';
 import type { CampaignModelsRepository, ConnectedChannel, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
-import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
-import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template-provider';
+import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
+import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
 import { TemplateSubmission } from './template-submission';
 import type { TemplateSubmissionJobs } from './template-submission.job';
 
@@ -28,7 +28,7 @@ interface StoredModel extends NewCampaignModel {
 
 /** Campaign models and their channel as the repository keeps them: one transaction at a time, names unique per channel. */
 class FakeModels {
-  readonly channels: ConnectedChannel[] = [{ id: channelID, channel: 'whatsapp', accountId: 'waba-1', credentialsRef: 'vault:waba-1' }];
+  readonly channels: ConnectedChannel[] = [{ id: channelID, channel: 'whatsapp', accountID: 'waba-1', credentialsRef: 'vault:waba-1' }];
   readonly models: StoredModel[] = [];
   /** Names a concurrent create takes between our read of the names and our insert. */
   readonly takenConcurrently = new Set<string>();
@@ -69,8 +69,8 @@ class FakeModels {
       findSubmissionSubject: async (id: string): Promise<SubmissionSubject | undefined> => {
         const model = this.models.find((stored) => stored.id === id);
         if (!model) return undefined;
-        const { accountId, credentialsRef } = this.channels[0];
-        return { id, status: model.status, name: model.name, language: model.language, type: model.type, slots: model.slots, accountId, credentialsRef };
+        const { accountID, credentialsRef } = this.channels[0];
+        return { id, status: model.status, name: model.name, language: model.language, type: model.type, slots: model.slots, accountID, credentialsRef };
       },
       recordAccepted: async (id: string, externalID: string, status: CampaignModelStatus) => this.update(id, { status, externalID }),
       recordRefused: async (id: string) => this.update(id, { status: 'refused' }),
@@ -122,19 +122,17 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
   });
   const repository = models.asRepository();
   const useCase = new CreateCampaignModelUseCase(access, repository, new TemplateSubmission(repository, provider), jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
-  const create = (body: Partial<CreateCampaignModelBody> = {}) =>
+  const create = (overrides: Partial<CreateCampaignModelCommand> = {}) =>
     useCase.execute({
       principal,
       tenantID,
       idempotency: NO_IDEMPOTENCY_KEY,
-      body: {
-        campaignModelChannel: 'whatsapp',
-        campaignModelChannelID: channelID,
-        campaignModelName: 'Order update',
-        campaignModelType: 'UTILITY',
-        campaignModelSlots: { body: { text: 'Your order is on its way' } },
-        ...body,
-      } as CreateCampaignModelBody,
+      channel: 'whatsapp',
+      channelID,
+      name: 'Order update',
+      type: 'UTILITY',
+      slots: { body: { text: 'Your order is on its way' } },
+      ...overrides,
     });
   return { models, provider, jobs, checked, create };
 }
@@ -187,7 +185,7 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
 
   it('answers 409 1066 for a name with nothing valid left', async () => {
     const { create } = setUp();
-    await expect(create({ campaignModelName: '!!!' }).catch(codeOf)).resolves.toEqual({ status: 409, code: 1066 });
+    await expect(create({ name: '!!!' }).catch(codeOf)).resolves.toEqual({ status: 409, code: 1066 });
   });
 
   it('keeps the model awaiting submission, with its job, when the provider is unavailable', async () => {
@@ -210,9 +208,9 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
 
   it('refuses a channel not connected on the tenant, a mismatched channel and a malformed language (400 1002)', async () => {
     const { models, create } = setUp();
-    await expect(create({ campaignModelChannelID: '00000000-0000-4000-8000-000000000000' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
-    await expect(create({ campaignModelChannel: 'telegram' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
-    await expect(create({ campaignModelGatewayMeta: { language: 'portuguese' } }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ channelID: '00000000-0000-4000-8000-000000000000' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ channel: 'telegram' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ gatewayMeta: { language: 'portuguese' } }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
     expect(models.models).toEqual([]);
   });
 
