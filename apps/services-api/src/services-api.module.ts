@@ -17,6 +17,7 @@ import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
+import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
 export class ServicesApiModule {
@@ -67,6 +68,7 @@ export class ServicesApiModule {
           }),
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
+        WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
       ],
     };
   }
