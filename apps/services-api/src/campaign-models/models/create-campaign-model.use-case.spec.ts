@@ -3,10 +3,10 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
-import { fake } from '@platform/testing';
+import { fake, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { CampaignModelView } from './campaign-model.dto';
-import type { CampaignModelsRepository, ConnectedChannel, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
+import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
 import { TemplateSubmission } from './template-submission';
@@ -33,6 +33,8 @@ class FakeModels {
   /** Names a concurrent create takes between our read of the names and our insert. */
   readonly takenConcurrently = new Set<string>();
   readonly scopes: TenantScope[] = [];
+  /** The transaction of each status change recorded. */
+  readonly statusRunners: SqlRunner[] = [];
 
   asRepository(): CampaignModelsRepository {
     return fake<CampaignModelsRepository>({
@@ -70,17 +72,30 @@ class FakeModels {
         const model = this.models.find((stored) => stored.id === id);
         if (!model) return undefined;
         const { accountID, credentialsRef } = this.channels[0];
-        return { id, status: model.status, name: model.name, language: model.language, type: model.type, slots: model.slots, accountID, credentialsRef };
+        return {
+          id,
+          tenantID: model.tenantID,
+          status: model.status,
+          name: model.name,
+          language: model.language,
+          type: model.type,
+          slots: model.slots,
+          accountID,
+          credentialsRef,
+        };
       },
-      recordAccepted: async (id: string, externalID: string, status: CampaignModelStatus) => this.update(id, { status, externalID }),
-      recordRefused: async (id: string) => this.update(id, { status: 'refused' }),
+      recordAccepted: async (runner: SqlRunner, id: string, externalID: string, status: CampaignModelStatus) => this.update(runner, id, { status, externalID }),
+      recordRefused: async (runner: SqlRunner, id: string) => this.update(runner, id, { status: 'refused' }),
       recordUnavailable: async () => undefined,
     });
   }
 
-  private update(id: string, changes: Partial<StoredModel>): void {
+  private update(runner: SqlRunner, id: string, changes: Partial<StoredModel> & { status: CampaignModelStatus }): ModelStatusChange | undefined {
     const model = this.models.find((stored) => stored.id === id && stored.status === 'awaiting_submission');
-    if (model) Object.assign(model, changes);
+    if (!model) return undefined;
+    Object.assign(model, changes);
+    this.statusRunners.push(runner);
+    return { campaignModelID: id, tenantID: model.tenantID, name: model.name, previousStatus: 'awaiting_submission', status: changes.status };
   }
 }
 
@@ -121,7 +136,9 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
     },
   });
   const repository = models.asRepository();
-  const useCase = new CreateCampaignModelUseCase(access, repository, new TemplateSubmission(repository, provider), jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
+  const webhooks = new RecordingWebhookEvents();
+  const submission = new TemplateSubmission(repository, provider, webhooks.asEvents());
+  const useCase = new CreateCampaignModelUseCase(access, repository, submission, jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
   const create = (overrides: Partial<CreateCampaignModelCommand> = {}) =>
     useCase.execute({
       principal,
@@ -134,7 +151,7 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
       slots: { body: { text: 'Your order is on its way' } },
       ...overrides,
     });
-  return { models, provider, jobs, checked, create };
+  return { models, provider, jobs, checked, webhooks, create };
 }
 
 const codeOf = (error: unknown) => (error instanceof AppException ? { status: error.status, code: error.code } : error);
@@ -153,6 +170,42 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
     expect(provider.submitted.map((template) => template.name)).toEqual(['order_update']);
     expect(created).toMatchObject({ campaignModelID: stored.id, campaignModelName: 'order_update', campaignModelStatus: 'evaluating' });
     expect(created).not.toHaveProperty('language');
+  });
+
+  it('emits campaignModel.statusChanged, in the transaction that records the provider\'s answer', async () => {
+    const { models, provider, webhooks, create } = setUp();
+    await create();
+    provider.outcome = { kind: 'refused', errorCode: 2388299, errorMessage: 'Invalid parameter', raw: {} };
+    await create({ name: 'Refused' });
+
+    const [accepted, refused] = models.models;
+    expect(webhooks.events.map(({ tenantID, event }) => ({ tenantID, event }))).toEqual([
+      {
+        tenantID,
+        event: {
+          type: 'campaignModel.statusChanged',
+          subject: `campaignModel:${accepted.id}`,
+          data: { campaignModelID: accepted.id, name: 'order_update', previousStatus: 'awaiting_submission', status: 'evaluating', reason: null },
+        },
+      },
+      {
+        tenantID,
+        event: {
+          type: 'campaignModel.statusChanged',
+          subject: `campaignModel:${refused.id}`,
+          data: { campaignModelID: refused.id, name: 'refused', previousStatus: 'awaiting_submission', status: 'refused', reason: 'Invalid parameter' },
+        },
+      },
+    ]);
+    expect(webhooks.events.map(({ runner }) => runner)).toEqual(models.statusRunners);
+    expect(new Set(models.statusRunners).size).toBe(2);
+  });
+
+  it('emits nothing while the model awaits submission', async () => {
+    const { provider, webhooks, create } = setUp();
+    provider.outcome = { kind: 'unavailable', reason: 'timeout' };
+    await create();
+    expect(webhooks.events).toEqual([]);
   });
 
   it('takes the first free suffix when the name is taken on the channel', async () => {

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@platform/app-foundation';
+import { WebhookEvents } from '@platform/webhooks';
 import { modelStatusOfProvider } from '../models/campaign-model-status';
 import { CampaignModelsRepository } from '../models/campaign-models.repository';
+import { emitStatusChanged } from '../models/status-changed-event';
 import { statusUpdatesOf, TemplateStatusUpdate } from './template-status-webhook';
 
 export interface ApplyTemplateStatusCommand {
@@ -14,7 +16,8 @@ export interface ApplyTemplateStatusCommand {
  * status it reports (docs/campaign-models.md). Idempotent and order-safe: a
  * model already in that status is left alone (a redelivery changes nothing),
  * an update older than the last one applied is ignored, and timestamps are
- * the provider's event time, not the delivery's.
+ * the provider's event time, not the delivery's. Each model moved emits
+ * `campaignModel.statusChanged` in the transaction that moves it.
  *
  * No tenant access check: the provider's signature is the check
  * (WebhookSignatureGuard, 401 1003 before this runs), and each model is found
@@ -28,6 +31,7 @@ export class ApplyTemplateStatusUseCase {
   constructor(
     private readonly models: CampaignModelsRepository,
     private readonly clock: Clock,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async execute(command: ApplyTemplateStatusCommand): Promise<{ received: number }> {
@@ -42,13 +46,16 @@ export class ApplyTemplateStatusUseCase {
       this.logger.warn({ event: update.event }, 'unknown template status in webhook; ignored');
       return;
     }
-    await this.models.applyProviderStatus({
-      externalID: update.templateID,
-      accountID: update.accountID,
-      status,
-      occurredAt: update.occurredAt,
-      reason: update.reason,
-      lastStatusUpdate: { event: update.event, reason: update.reason, at: update.occurredAt.toISOString() },
+    await this.models.transaction(async (runner) => {
+      const changes = await this.models.applyProviderStatus(runner, {
+        externalID: update.templateID,
+        accountID: update.accountID,
+        status,
+        occurredAt: update.occurredAt,
+        reason: update.reason,
+        lastStatusUpdate: { event: update.event, reason: update.reason, at: update.occurredAt.toISOString() },
+      });
+      for (const change of changes) await emitStatusChanged(this.webhooks, runner, change, update.reason);
     });
   }
 }
