@@ -5,7 +5,7 @@ import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { WebhookSigningSecrets } from '../signing-secrets';
-import type { CreateWebhookEndpointBody, WebhookEndpointWithSecret } from './webhook-endpoint.dto';
+import type { WebhookEndpointWithSecret } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { urlOriginOf, webhookEndpointWithSecret } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -15,7 +15,14 @@ import { refuseUnallowedDestination } from './webhook-url';
 export interface CreateWebhookEndpointCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  body: CreateWebhookEndpointBody;
+  /** Well-formed (the request validation): the use case judges its destination. */
+  url: string;
+  /** Distinct and subscribable (the request validation). */
+  eventTypes: string[];
+  /** Empty when left out. */
+  description?: string;
+  /** True when left out. */
+  enabled?: boolean;
   /** Claimed right after the access check (docs/idempotency.md, check order). */
   idempotency: IdempotencyKeyClaim;
 }
@@ -36,19 +43,19 @@ export class CreateWebhookEndpointUseCase {
     @Inject(WEBHOOK_ENDPOINTS_SETTINGS) private readonly settings: WebhookEndpointsSettings,
   ) {}
 
-  async execute({ principal, tenantID, body, idempotency }: CreateWebhookEndpointCommand): Promise<WebhookEndpointWithSecret> {
-    const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
-    await idempotency.claimKey();
-    refuseUnallowedDestination(body.url, this.settings.destinations);
+  async execute(command: CreateWebhookEndpointCommand): Promise<WebhookEndpointWithSecret> {
+    const scope = await this.access.require(command.principal, command.tenantID, OWNERS_ONLY);
+    await command.idempotency.claimKey();
+    refuseUnallowedDestination(command.url, this.settings.destinations);
 
     const id = randomUUID();
     const secret = this.secrets.generate();
     const endpoint = {
       id,
-      url: body.url,
-      description: body.description ?? '',
-      eventTypes: body.eventTypes,
-      enabled: body.enabled ?? true,
+      url: command.url,
+      description: command.description ?? '',
+      eventTypes: command.eventTypes,
+      enabled: command.enabled ?? true,
       sealedSecret: this.secrets.seal(id, secret),
     };
     const created = await this.endpoints.transaction(async (runner) => {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import type { UpdateWebhookEndpointBody, WebhookEndpoint } from './webhook-endpoint.dto';
+import type { WebhookEndpoint } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { webhookEndpointView } from './webhook-endpoint-view';
 import { WebhookEndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -14,7 +14,8 @@ export interface UpdateWebhookEndpointCommand {
   tenantID: string;
   /** Canonical (IsCanonicalUuid). */
   webhookEndpointID: string;
-  body: UpdateWebhookEndpointBody;
+  /** What to change; a field left undefined stays as it is. */
+  changes: WebhookEndpointChanges;
 }
 
 const CHANGEABLE = ['url', 'eventTypes', 'description', 'enabled'] as const;
@@ -34,10 +35,9 @@ export class UpdateWebhookEndpointUseCase {
     @Inject(WEBHOOK_ENDPOINTS_SETTINGS) private readonly settings: WebhookEndpointsSettings,
   ) {}
 
-  async execute({ principal, tenantID, webhookEndpointID, body }: UpdateWebhookEndpointCommand): Promise<WebhookEndpoint> {
+  async execute({ principal, tenantID, webhookEndpointID, changes }: UpdateWebhookEndpointCommand): Promise<WebhookEndpoint> {
     const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
-    if (body.url !== undefined) refuseUnallowedDestination(body.url, this.settings.destinations);
-    const changes: WebhookEndpointChanges = { url: body.url, eventTypes: body.eventTypes, description: body.description, enabled: body.enabled };
+    if (changes.url !== undefined) refuseUnallowedDestination(changes.url, this.settings.destinations);
     const changed = CHANGEABLE.filter((field) => changes[field] !== undefined);
 
     const updated =

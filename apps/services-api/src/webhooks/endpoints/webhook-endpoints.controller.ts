@@ -61,7 +61,8 @@ export class WebhookEndpointsController {
     @Body() body: CreateWebhookEndpointBody,
     @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<WebhookEndpointWithSecretResponse> {
-    return { data: await this.createEndpoint.execute({ principal, tenantID: params.tenantID, body, idempotency }) };
+    const { url, eventTypes, description, enabled } = body;
+    return { data: await this.createEndpoint.execute({ principal, tenantID: params.tenantID, url, eventTypes, description, enabled, idempotency }) };
   }
 
   @Get()
@@ -107,7 +108,9 @@ export class WebhookEndpointsController {
     @Param() params: WebhookEndpointParams,
     @Body() body: UpdateWebhookEndpointBody,
   ): Promise<WebhookEndpointResponse> {
-    return { data: await this.updateEndpoint.execute({ principal, tenantID: params.tenantID, webhookEndpointID: params.webhookEndpointID, body }) };
+    const { url, eventTypes, description, enabled } = body;
+    const changes = { url, eventTypes, description, enabled };
+    return { data: await this.updateEndpoint.execute({ principal, tenantID: params.tenantID, webhookEndpointID: params.webhookEndpointID, changes }) };
   }
 
   @Delete(':webhookEndpointID')
