@@ -1,4 +1,4 @@
-import { singleError } from '@platform/testing';
+import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectReplayOf, postJson } from '../idempotency/idempotency-support';
 import { ENDPOINT, ENDPOINTS, ROTATIONS, SECRET_FORM, startWebhookPlatform, WebhookPlatform } from './webhook-platform';
@@ -126,6 +126,18 @@ describe('webhook endpoints: the per-tenant bound and retries', () => {
       await h.platform.fixtures.membership(tenantID, member.operatorID, 'member');
       const byMember = await postJson(url, `Bearer ${await h.platform.tokenFor(member.operatorID)}`, 'create-when-full', body);
       expect(byMember.status).toBe(403);
+    });
+
+    it('keeps no answer of a create that failed in the database (500): the retry under the same key runs again', async () => {
+      const { tenantID, owner } = await h.ownedTenant();
+      const url = `${h.platform.servicesUrl}/v1/tenants/${tenantID}/webhooks/endpoints`;
+      const body = { url: 'https://hooks.example.com/retry', eventTypes: ['member.removed'] };
+      const failed = await withTableMissing(h.platform.dataSource, 'webhook_endpoints', () => postJson(url, owner.authorization, 'create-after-failure', body));
+      expect(failed.status).toBe(500);
+      const retried = await postJson(url, owner.authorization, 'create-after-failure', body);
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect(await countOf(tenantID)).toBe(1);
     });
 
     it('replays a rotation: a retried rotation whose answer was lost gets that secret, and rotates once', async () => {

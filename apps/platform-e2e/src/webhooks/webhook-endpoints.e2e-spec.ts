@@ -1,4 +1,4 @@
-import { singleError } from '@platform/testing';
+import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sentAsIs } from '../support/sent-as-is';
 import { ENDPOINT, ENDPOINTS, ROTATIONS, SECRET_FORM, startWebhookPlatform, WebhookPlatform } from './webhook-platform';
@@ -311,6 +311,24 @@ describe('webhook endpoints', () => {
       const byPlugin = await list({}, plugin.authorization);
       expect(byPlugin.response.status).toBe(401);
       expect(singleError(byPlugin.error).error_code).toBe(1003);
+    });
+  });
+
+  describe('a database failure', () => {
+    it('is 500 5999 without internals, on a read and on a create', async () => {
+      const endpoint = await created();
+      await withTableMissing(h.platform.dataSource, 'webhook_endpoints', async () => {
+        for (const answer of [await read(endpoint.webhookEndpointID), await list(), await create({ url: 'https://hooks.example.com/', eventTypes: ['member.removed'] })]) {
+          expect(answer.response.status).toBe(500);
+          expect(singleError(answer.error)).toEqual({
+            statusCode: 500,
+            error: 'UnknownError',
+            error_code: 5999,
+            message: 'For some unknown reason your request has not succeeded.',
+          });
+          expect(JSON.stringify(answer.error)).not.toContain('webhook');
+        }
+      });
     });
   });
 
