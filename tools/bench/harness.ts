@@ -103,6 +103,8 @@ export interface StartedApp {
   process: ChildProcess;
   /** From spawning the process to its first 2xx answer at the ready URL. */
   startToReadyMs: number;
+  /** CPU time (user + system) the process used until then: start-up's cost whatever else the machine runs. */
+  cpuToReadyMs: number;
   rssIdleMiB: number;
 }
 
@@ -118,9 +120,10 @@ export async function startApp(name: string, script: string, env: NodeJS.Process
     throw error;
   }
   const startToReadyMs = Math.round(performance.now() - started);
+  const cpuToReadyMs = Math.round(cpuMicrosecondsOf(child.pid as number) / 1000);
   // Let start-up work (pool fills, timers, JIT of boot code) settle before reading the idle footprint.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  return { name, process: child, startToReadyMs, rssIdleMiB: rssMebibytesOf(child.pid as number) };
+  return { name, process: child, startToReadyMs, cpuToReadyMs, rssIdleMiB: rssMebibytesOf(child.pid as number) };
 }
 
 /**

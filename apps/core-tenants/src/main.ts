@@ -1,3 +1,5 @@
+// First: the compile cache must be on before any other module is compiled.
+import '@platform/compile-cache';
 import './tracing';
 import 'reflect-metadata';
 import { ensureReachable, exitOnStartupFailure, loadConfig, platformDependencies } from '@platform/config';

@@ -48,6 +48,8 @@ export class RequestQuotas {
   private readonly logger = new Logger('RequestQuotas');
   private readonly principalPolicy?: Policy;
   private readonly tenantPolicy?: Policy;
+  /** `RateLimit-Policy` of a request charged to both budgets: the same text every time. */
+  private readonly bothPoliciesHeader?: string;
   private lastFailureLoggedAt = -Infinity;
 
   constructor(
@@ -57,6 +59,7 @@ export class RequestQuotas {
   ) {
     this.principalPolicy = settings.principal && policyOf('principal', settings.principal);
     this.tenantPolicy = settings.tenant && policyOf('tenant', settings.tenant);
+    if (this.principalPolicy && this.tenantPolicy) this.bothPoliciesHeader = `${this.principalPolicy.header}, ${this.tenantPolicy.header}`;
   }
 
   /**
@@ -65,7 +68,8 @@ export class RequestQuotas {
    * 1071 past either budget.
    */
   async charge(request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
-    const tenantID = this.tenantPolicy && tenantOf(request, principal);
+    const pathTenantID = this.tenantPolicy && pathTenantOf(request);
+    const tenantID = this.tenantPolicy && (pathTenantID ?? (principal.kind === 'pluginConnection' ? principal.tenantID : undefined));
     const charged: { policy: Policy; counter: QuotaCounter }[] = [];
     if (this.principalPolicy) charged.push({ policy: this.principalPolicy, counter: this.counterOf(this.principalPolicy, subjectOf(principal)) });
     if (this.tenantPolicy && tenantID) charged.push({ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, tenantID) });
@@ -82,14 +86,14 @@ export class RequestQuotas {
       return;
     }
 
-    void reply.header('ratelimit-policy', charged.map(({ policy }) => policy.header).join(', '));
+    void reply.header('ratelimit-policy', charged.length === 2 ? this.bothPoliciesHeader : charged[0].policy.header);
     void reply.header('ratelimit', readings.map((reading, index) => `"${charged[index].policy.name}";r=${reading.remaining};t=${reading.resetSeconds}`).join(', '));
     const refused = readings.findIndex((reading) => !reading.allowed);
     if (refused >= 0) {
       this.metrics.refused(`quota:${charged[refused].policy.name}`);
       throw new AppException('TooManyRequests', { retryAfterSeconds: readings[refused].resetSeconds });
     }
-    const tenantCharge = readings.length === charged.length && tenantID && pathTenantOf(request) ? charged[charged.length - 1].counter : undefined;
+    const tenantCharge = readings.length === charged.length && tenantID && pathTenantID ? charged[charged.length - 1].counter : undefined;
     if (tenantCharge) this.refundUnlessGranted(reply, tenantCharge.key);
   }
 
@@ -129,8 +133,4 @@ function policyOf(name: PolicyName, setting: RateLimitSetting): Policy {
 function pathTenantOf(request: FastifyRequest): string | undefined {
   const tenantID = (request.params as Record<string, string | undefined> | undefined)?.tenantID;
   return isUuid(tenantID) ? canonicalUuid(tenantID) : undefined;
-}
-
-function tenantOf(request: FastifyRequest, principal: Principal): string | undefined {
-  return pathTenantOf(request) ?? (principal.kind === 'pluginConnection' ? principal.tenantID : undefined);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCompatibleServer } from './redis-compatible-server';
@@ -41,6 +42,18 @@ describe('RedisCompatibleServer', () => {
     expect(await redis.eval(`return redis.call('GET', KEYS[1])`, 1, 'missing')).toBeNull();
     await redis.hset('hash', 'a', '1', 'b', '2');
     expect(await redis.eval(`return {1, redis.call('HGETALL', KEYS[1])}`, 1, 'hash')).toEqual([1, ['a', '1', 'b', '2']]);
+  });
+
+  it('keeps the scripts it ran for EVALSHA, as Redis does, until SCRIPT FLUSH', async () => {
+    const script = `return {KEYS[1], ARGV[1]}`;
+    const sha = createHash('sha1').update(script).digest('hex');
+    await expect(redis.evalsha(sha, 1, 'key', 'value')).rejects.toThrow(/NOSCRIPT/);
+    expect(await redis.eval(script, 1, 'key', 'value')).toEqual(['key', 'value']);
+    expect(await redis.evalsha(sha, 1, 'other', 'argument')).toEqual(['other', 'argument']);
+    expect(await redis.script('FLUSH')).toBe('OK');
+    await expect(redis.evalsha(sha, 1, 'key', 'value')).rejects.toThrow(/NOSCRIPT/);
+    expect(await redis.script('LOAD', script)).toBe(sha);
+    expect(await redis.evalsha(sha, 1, 'key', 'value')).toEqual(['key', 'value']);
   });
 
   it('gives scripts a missing value in an array reply as false, as Redis does', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import RedisMock from 'ioredis-mock';
@@ -72,6 +73,8 @@ function globToRegExp(glob: string): RegExp {
 export class RedisCompatibleServer {
   private readonly connections = new Set<Connection>();
   private readonly stores = new Map<number, Store>();
+  /** Scripts run by EVAL or SCRIPT LOAD, by SHA1, for EVALSHA: as Redis keeps them. */
+  private readonly scripts = new Map<string, string>();
   private pending: Promise<unknown> = Promise.resolve();
 
   private constructor(private readonly server: Server) {}
@@ -180,12 +183,33 @@ export class RedisCompatibleServer {
       case 'PUBLISH':
         return this.publish(args[0], args[1]);
       case 'EVAL':
-        return this.storeCommand(connection, 'eval', [`${LUA_REPLY_CONVERSION}\n${args[0]}`, ...args.slice(1)]);
-      case 'EVALSHA':
-        return new ErrorReply('NOSCRIPT No matching script. Please use EVAL.');
+        this.keepScript(args[0]);
+        return this.evaluate(connection, args[0], args.slice(1));
+      case 'EVALSHA': {
+        const script = this.scripts.get(args[0]?.toLowerCase());
+        return script === undefined ? new ErrorReply('NOSCRIPT No matching script. Please use EVAL.') : this.evaluate(connection, script, args.slice(1));
+      }
+      case 'SCRIPT':
+        if (args[0]?.toUpperCase() === 'LOAD') return this.keepScript(args[1]);
+        if (args[0]?.toUpperCase() === 'FLUSH') {
+          this.scripts.clear();
+          return new StatusReply('OK');
+        }
+        return new ErrorReply(`ERR unknown subcommand '${args[0]}'`);
       default:
         return this.storeCommand(connection, name.toLowerCase(), args);
     }
+  }
+
+  /** Keeps a script for EVALSHA, as Redis does with every script it runs; answers its SHA1. */
+  private keepScript(script: string): string {
+    const sha = createHash('sha1').update(script).digest('hex');
+    this.scripts.set(sha, script);
+    return sha;
+  }
+
+  private evaluate(connection: Connection, script: string, args: string[]): Promise<Reply> | ErrorReply {
+    return this.storeCommand(connection, 'eval', [`${LUA_REPLY_CONVERSION}\n${script}`, ...args]);
   }
 
   private storeCommand(connection: Connection, name: string, args: string[]): Promise<Reply> | ErrorReply {

@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppLogger } from './app-logger';
 import { loggerOptions, logRequests, requestIdOf } from './request-logging';
 
 /** An AppLogger writing to memory, and the JSON lines it wrote. */
-function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>[] } {
+function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>[]; raw: () => string[] } {
   const written: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,7 +14,11 @@ function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>
       done();
     },
   });
-  return { logger: new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination)), lines: () => written.map((line) => JSON.parse(line)) };
+  return {
+    logger: new AppLogger(pino(loggerOptions({ level: 'info', app: 'test-app' }), destination)),
+    lines: () => written.map((line) => JSON.parse(line)),
+    raw: () => [...written],
+  };
 }
 
 /**
@@ -98,6 +102,37 @@ describe('request logs', () => {
 
   it('leave out the health probes', async () => {
     expect(await logLinesOf('/health/live', {}, 200)).toEqual([]);
+  });
+});
+
+describe('completion lines', () => {
+  it('are the bytes pino writes for the same fields, whatever the id and path hold', async () => {
+    vi.spyOn(Date, 'now').mockReturnValue(1_795_000_000_123);
+    try {
+      const requests = [
+        { path: '/v1/tenants/abc/notifications?page=2', id: 'req-42', status: 200 },
+        { path: '/v1/tenants?name=%22quoted%22&x=\\back', id: 'a:b.c_d-e', status: 206 },
+        { path: `/v1/webhooks/whatsapp/templates?hub.verify_token=secret-token&password=${secret}`, id: 'req-45', status: 404 },
+        { path: '/v1/contatos/sessões?q=ação', id: 'req-46', status: 429 },
+      ];
+      for (const { path, id, status } of requests) {
+        const { logger, raw } = capturedLogger();
+        const fastify = Fastify({ genReqId: requestIdOf });
+        logRequests(fastify, logger.root);
+        fastify.all('/*', async (_request, reply) => reply.status(status).send({}));
+        const answer = await fastify.inject({ url: path, headers: { 'x-request-id': id } });
+        await fastify.close();
+        const [written] = raw();
+        const { req, responseTime } = JSON.parse(written);
+        expect(req).toMatchObject({ id, method: 'GET' });
+        // pino's own line for the same request: the serializers and the logger the completion line comes from.
+        const reference = capturedLogger();
+        reference.logger.root.child({}, { redact: [] }).info({ req: { id, method: 'GET', url: answer.raw.req.url }, res: { statusCode: status }, responseTime }, 'request completed');
+        expect(written).toBe(reference.raw()[0]);
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
 

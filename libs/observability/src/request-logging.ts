@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger, LoggerOptions } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 import { loggedUrl } from './logged-url';
 import { runInRequest } from './request-scope';
 
@@ -76,19 +76,70 @@ export function logRequests(fastify: FastifyInstance, logger: Logger): void {
   // the redacted paths can occur in it. Skipping pino's redaction pass for it (a copy of `req`
   // and `err` on every line) saves a measurable share of a request's CPU; the lines are the same.
   const completionLogger = logger.child({}, { redact: [] });
+  const writeCompleted = completedLineWriter(completionLogger);
   fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
   fastify.addHook('onResponse', (request, reply, done) => {
     // Probes poll every few seconds; their lines would drown the rest.
-    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, request, reply);
+    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, request, reply);
     done();
   });
 }
 
-function logCompletion(logger: Logger, request: FastifyRequest, reply: FastifyReply): void {
+function logCompletion(logger: Logger, writeCompleted: (request: LoggedRequest, statusCode: number, responseTime: number) => void, request: FastifyRequest, reply: FastifyReply): void {
   const responseTime = Math.round(reply.elapsedTime);
   if (reply.statusCode >= 500) {
     logger.info({ req: request, res: reply, err: new Error(`failed with status code ${reply.statusCode}`), responseTime }, 'request errored');
-  } else {
-    logger.info({ req: request, res: reply, responseTime }, 'request completed');
+  } else if (logger.isLevelEnabled('info')) {
+    writeCompleted(request, reply.statusCode, responseTime);
   }
+}
+
+/** pino's own pieces of a line, kept on the logger under its exported symbols. */
+interface PinoLinePieces {
+  /** `{"level":30` and the like, by level number. */
+  levelStart: Record<number, string>;
+  /** `,"time":<ms>` (the logger's `timestamp` function). */
+  time: () => string;
+  /** `,"pid":…,"hostname":…,"app":…`: the base fields and the child's bindings, as JSON. */
+  bindings: string;
+  /** `}` and the line end. */
+  end: string;
+  stream: { write(line: string): unknown };
+}
+
+function linePiecesOf(logger: Logger): PinoLinePieces {
+  const fields = logger as unknown as Record<symbol, unknown>;
+  const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym } = pino.symbols;
+  return {
+    levelStart: fields[lsCacheSym] as Record<number, string>,
+    time: fields[timeSym] as () => string,
+    bindings: fields[chindingsSym] as string,
+    end: fields[endSym] as string,
+    stream: fields[streamSym] as PinoLinePieces['stream'],
+  };
+}
+
+/**
+ * Writes a request's `request completed` line (status below 500) exactly as
+ * `logger.info({ req, res, responseTime }, 'request completed')` writes it
+ * (the spec holds the two to the same bytes), without pino's work per line:
+ * the serializers' objects, the walk over the merged object and a stringifier
+ * per value. What is the same on every line (level, base fields, message, end)
+ * is pino's own text, read once from the logger; the request's id, method and
+ * path are JSON strings and the status and duration numbers, as pino writes
+ * them. It was about half of the line's CPU cost. 5xx lines, with their `err`,
+ * still go through pino.
+ */
+function completedLineWriter(logger: Logger): (request: LoggedRequest, statusCode: number, responseTime: number) => void {
+  const pieces = linePiecesOf(logger);
+  // A destination that wants each line's level beside it (pino.multistream) gets the line from pino.
+  if ((pieces.stream as Record<symbol, unknown>)[pino.symbols.needsMetadataGsym]) {
+    return (request, statusCode, responseTime) => logger.info({ req: request, res: { statusCode }, responseTime }, 'request completed');
+  }
+  const start = pieces.levelStart[logger.levels.values.info];
+  const tail = `,"msg":"request completed"${pieces.end}`;
+  return (request, statusCode, responseTime) => {
+    const req = `{"id":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},"url":${JSON.stringify(loggedUrl(request.url))}}`;
+    pieces.stream.write(`${start}${pieces.time()}${pieces.bindings},"req":${req},"res":{"statusCode":${statusCode}},"responseTime":${responseTime}${tail}`);
+  };
 }

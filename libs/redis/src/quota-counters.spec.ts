@@ -50,6 +50,14 @@ describe.each(['redis', 'in-memory server'] as const)('QuotaCounters on %s', (ki
     expect(await redis.exists(`${prefix}:gone`)).toBe(0);
   });
 
+  it('keeps charging when the server has forgotten its scripts (SCRIPT FLUSH, a failover)', async () => {
+    const tenant = counter('flushed', 5);
+    await counters.charge([tenant]);
+    await redis.script('FLUSH');
+    expect(await counters.charge([tenant])).toEqual([{ remaining: 3, resetSeconds: 60, allowed: true }]);
+    expect(await counters.charge([tenant])).toEqual([{ remaining: 2, resetSeconds: 60, allowed: true }]);
+  });
+
   it('starts a new window once the last one ended', async () => {
     const short = counter('short', 1, 1);
     expect((await counters.charge([short]))[0].allowed).toBe(true);

@@ -24,8 +24,7 @@ export interface QuotaReading {
  * (INCR, then PEXPIRE once); a counter found without expiry gets one, so no
  * key can limit for ever. One or two counters, written out rather than
  * looped over: the in-memory Redis-compatible server of the quick start runs
- * this script too (EVAL, not EVALSHA, which it does not keep), and its Lua
- * does not index KEYS with a variable.
+ * this script too, and its Lua does not index KEYS with a variable.
  */
 const CHARGE_SCRIPT = `
 local function charge(key, windowMs)
@@ -50,19 +49,37 @@ if redis.call('PTTL', KEYS[1]) > 0 then redis.call('DECR', KEYS[1]) end
 return 0
 `;
 
+/** The charge script as an ioredis command (defineCommand): EVALSHA once the connection has run it. */
+const CHARGE_COMMAND = 'platformChargeQuotas';
+
+type ChargeCommand = (numberOfKeys: number, ...keysAndArguments: (string | number)[]) => Promise<number[]>;
+
 /**
  * Fixed-window request budgets kept in Redis, shared by every replica. Returns
  * a reading per counter charged: fewer than asked when one refused.
+ *
+ * Every authenticated request charges, so the charge is sent as EVALSHA: the
+ * script's 500 bytes travel once per connection (ioredis sends EVAL the first
+ * time, which loads it, and again whenever Redis answers NOSCRIPT, e.g. after a
+ * failover or SCRIPT FLUSH), not with every request, and Redis does not hash
+ * them again. One command per charge either way.
  */
 export class QuotaCounters {
-  constructor(private readonly redis: Redis) {}
+  private readonly chargeCommand: ChargeCommand;
+
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand(CHARGE_COMMAND, { lua: CHARGE_SCRIPT });
+    const command = (redis as unknown as Record<string, ChargeCommand>)[CHARGE_COMMAND];
+    this.chargeCommand = command.bind(redis);
+  }
 
   /** Charges one or two counters, in order. */
   async charge(counters: readonly QuotaCounter[]): Promise<QuotaReading[]> {
     if (counters.length < 1 || counters.length > 2) throw new RangeError(`charges one or two counters, not ${counters.length}`);
-    const keys = counters.map((counter) => counter.key);
-    const limits = counters.flatMap((counter) => [counter.limit, counter.windowSeconds * 1000]);
-    const replies = (await this.redis.eval(CHARGE_SCRIPT, keys.length, ...keys, ...limits)) as number[];
+    const [first, second] = counters;
+    const replies = second
+      ? await this.chargeCommand(2, first.key, second.key, first.limit, first.windowSeconds * 1000, second.limit, second.windowSeconds * 1000)
+      : await this.chargeCommand(1, first.key, first.limit, first.windowSeconds * 1000);
     const readings: QuotaReading[] = [];
     for (let index = 0; index * 2 < replies.length; index += 1) {
       const count = Number(replies[index * 2]);

@@ -25,15 +25,29 @@ local ttl = redis.call('TTL', KEYS[1])
 return {count, ttl}
 `;
 
-/** Fixed-window rate limits kept in Redis, shared by every replica; refusals are counted by rule name. */
+/** The hit script as an ioredis command (defineCommand): EVALSHA once the connection has run it. */
+const HIT_COMMAND = 'platformRateLimitHit';
+
+type HitCommand = (key: string, windowSeconds: number) => Promise<[number, number]>;
+
+/**
+ * Fixed-window rate limits kept in Redis, shared by every replica; refusals
+ * are counted by rule name. The hit is sent as EVALSHA, as the request
+ * budgets' charge is (quota-counters.ts): one command either way.
+ */
 export class RateLimiter {
+  private readonly hitCommand: HitCommand;
+
   constructor(
     private readonly redis: Redis,
     private readonly metrics: PlatformMetrics,
-  ) {}
+  ) {
+    redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.hitCommand = (redis as unknown as Record<string, HitCommand>)[HIT_COMMAND].bind(redis);
+  }
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.key(rule, subject), rule.windowSeconds)) as [number, number];
+    const [count, ttl] = await this.hitCommand(this.key(rule, subject), rule.windowSeconds);
     const allowed = count <= rule.limit;
     if (!allowed) this.metrics.refused(rule.name);
     return { allowed, retryAfterSeconds: Math.max(ttl, 0) };

@@ -126,6 +126,8 @@ export async function memory(context: BenchContext): Promise<void> {
   try {
     const startups = await measureStartups(env, pods);
     printStartups(startups);
+    // BENCH_SOAK_SECONDS=0: the start-up times alone.
+    if (SOAK_SECONDS <= 0) return;
 
     const unlimited = await soak('unlimited', UNLIMITED_SECONDS, env, pods, data, ports, false);
     const limited = await soak('limited', SOAK_SECONDS, env, pods, data, ports, true);
@@ -243,12 +245,19 @@ async function measureStartups(env: Record<AppName, Record<string, string>>, pod
   for (const name of APPS) {
     const cgroup = MemoryCgroup.create(`platform-bench/${name}`, pods[name].memoryLimitBytes);
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
-      const app = await startApp(name, env[name], pods[name], cgroup, 0);
+      const app = await startApp(name, env[name], pods[name], cgroup, 0, startupProfileFlags(name, run));
       times.get(name)?.push({ wallMs: app.startToReadyMs, cpuMs: app.cpuToReadyMs });
       await stopProcess(app.process);
     }
   }
   return times;
+}
+
+/** With BENCH_CPU_PROFILE_DIR set, each start writes a V8 CPU profile (`<app>-start-<run>.cpuprofile`) when it stops. */
+function startupProfileFlags(name: AppName, run: number): string[] {
+  const directory = process.env.BENCH_CPU_PROFILE_DIR;
+  if (!directory) return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${directory}`, `--cpu-prof-name=${name}-start-${run}.cpuprofile`, '--require', join(__dirname, '..', 'exit-normally-on-signal.js')];
 }
 
 interface Startup {

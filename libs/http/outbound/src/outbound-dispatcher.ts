@@ -1,7 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import type { RequestInit, Response } from 'undici';
+import type { Agent, buildConnector, RequestInit, Response } from 'undici';
 import { OutboundAllowList } from './allow-list';
 import { isPublicAddress } from './public-address';
 
@@ -41,6 +40,19 @@ export function dnsResolver(servers: string[]): OutboundResolver {
   };
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Undici | undefined;
+
+/**
+ * undici, loaded on the first outbound call: about 110 modules that cost
+ * every replica's start-up, while only processing traces call out today.
+ */
+function undici(): Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously, to keep it off the idle heap and start-up
+  undiciModule ??= require('undici') as Undici;
+  return undiciModule;
+}
+
 type Connector = ReturnType<typeof buildConnector>;
 type LookupCallback = (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
 
@@ -75,6 +87,7 @@ function checkedLookup(resolve: OutboundResolver, allowed: (address: string) => 
  */
 function guardedConnector(policy: OutboundPolicy): Connector {
   const resolve = policy.resolve ?? systemResolver;
+  const { buildConnector } = undici();
   const unchecked = buildConnector({});
   const checkedByPort = new Map<number, Connector>();
   const allowedOn = (port: number) => (address: string) => isPublicAddress(address) || policy.allowList.allowsAddress(address, port);
@@ -104,18 +117,19 @@ function guardedConnector(policy: OutboundPolicy): Connector {
  * (docs/security.md, Outbound calls).
  */
 export class OutboundHttp {
-  private readonly dispatcher: Agent;
+  /** Made by the first call (with undici itself): an app that never calls out never loads it. */
+  private dispatcher: Agent | undefined;
 
-  constructor(policy: OutboundPolicy) {
-    this.dispatcher = new Agent({ connect: guardedConnector(policy) });
-  }
+  constructor(private readonly policy: OutboundPolicy) {}
 
   fetch(url: string, init: Omit<RequestInit, 'dispatcher'> = {}): Promise<Response> {
-    return undiciFetch(url, { ...init, dispatcher: this.dispatcher });
+    const { Agent, fetch } = undici();
+    this.dispatcher ??= new Agent({ connect: guardedConnector(this.policy) });
+    return fetch(url, { ...init, dispatcher: this.dispatcher });
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
   }
 
   /** Nest calls this when the app closes: kept-alive provider connections are let go. */
