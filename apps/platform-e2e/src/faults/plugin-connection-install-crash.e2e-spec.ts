@@ -6,6 +6,8 @@ import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
 
 const PAID = 4;
 const HOSTED = 4;
+/** Far longer than a loaded machine takes from the providers' hold being reached to every replica killed. */
+const PROVIDER_TIMEOUT_MS = 8000;
 
 /**
  * Installs when core-tenants dies between the provider call and the commit
@@ -49,7 +51,15 @@ describe('core-tenants killed while a burst of installs waits on the providers',
   };
 
   beforeAll(async () => {
-    platform = await startFaultPlatform({ replicas: { 'core-tenants': 2, 'services-api': 1 } });
+    // A held provider call must outlast the kill. With the harness's 500 ms provider timeouts, a
+    // loaded machine can take longer than that between core-tenants sending the call and the kill:
+    // the replica, still alive, then answers the provider timeout as it should, 502 5002, and the
+    // scenario (every replica dead with every call in flight) never happened. The transport waits
+    // longer than the providers, as core-tenants requires at boot.
+    platform = await startFaultPlatform({
+      replicas: { 'core-tenants': 2, 'services-api': 1 },
+      env: { BILLING_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS), VM_PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS), CORE_TENANTS_RPC_TIMEOUT_MS: '10000' },
+    });
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, owner.operatorID, 'owner');
@@ -88,7 +98,10 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     for (const core of cores) await core.start();
 
     // The clients got no answer from core-tenants: a timeout, in the envelope; no connection was written.
-    for (const answer of await Promise.all(burst)) expect([answer.response.status, singleError(answer.error).error_code]).toEqual([504, 5904]);
+    for (const answer of await Promise.all(burst)) {
+      const heard = [answer.response.status, singleError(answer.error).error_code];
+      expect(heard, 'a 502 5002 is a provider call that timed out before its replica was killed').toEqual([504, 5904]);
+    }
     expect((await liveResources()).items).toEqual([]);
 
     // The reconciler releases what the dead installs made, once each.
