@@ -17,11 +17,18 @@ import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
+import { WebhookDeliveriesModule } from './webhooks/deliveries/webhook-deliveries.module';
+import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/deliveries/webhook-delivery.worker';
 import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
 export class ServicesApiModule {
   static forRoot(config: ServicesApiConfig): DynamicModule {
+    const outboundPolicy = outboundPolicyOf({
+      allow: config.OUTBOUND_ALLOW,
+      dnsServers: config.OUTBOUND_DNS_SERVERS ? config.OUTBOUND_DNS_SERVERS.split(',') : [],
+      production: config.NODE_ENV === 'production',
+    });
     return {
       module: ServicesApiModule,
       imports: [
@@ -37,7 +44,7 @@ export class ServicesApiModule {
           applicationName: 'services-api-jobs',
           poolSize: 2,
           pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
-          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE],
+          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE, WEBHOOK_DELIVERY_QUEUE],
         }),
         PluginConnectionsModule,
         CampaignModelsModule.forRoot({
@@ -61,14 +68,22 @@ export class ServicesApiModule {
             providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
             retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
           },
-          outboundPolicyOf({
-            allow: config.OUTBOUND_ALLOW,
-            dnsServers: config.OUTBOUND_DNS_SERVERS ? config.OUTBOUND_DNS_SERVERS.split(',') : [],
-            production: config.NODE_ENV === 'production',
-          }),
+          outboundPolicy,
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
         WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
+        WebhookDeliveriesModule.forRoot(
+          {
+            timeoutMs: config.WEBHOOK_DELIVERY_TIMEOUT_MS,
+            retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS_SECONDS.split(',').map(Number),
+            disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
+            maxPendingPerEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT,
+            retentionDays: config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+            dispatchPollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+            concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+          },
+          outboundPolicy,
+        ),
       ],
     };
   }

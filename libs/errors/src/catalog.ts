@@ -66,6 +66,20 @@ export const ERROR_CATALOG = {
     message: 'This tenant has no billing subscription, which paid plugins need.',
   },
   PayloadTooLarge: { code: 1913, name: 'PayloadTooLargeError', status: 413, message: 'The request body is larger than this API accepts.' },
+  WebhookEndpointNotFound: { code: 1965, name: 'WebhookEndpointNotFoundError', status: 404, message: 'Webhook endpoint not found.' },
+  WebhookDeliveryNotFound: { code: 1966, name: 'WebhookDeliveryNotFoundError', status: 404, message: 'Webhook delivery not found.' },
+  WebhookDeliveryAlreadySucceeded: {
+    code: 1967,
+    name: 'WebhookDeliveryAlreadySucceededError',
+    status: 409,
+    message: 'This webhook delivery already succeeded. Send a test event to try the endpoint again.',
+  },
+  WebhookEndpointDisabled: {
+    code: 1968,
+    name: 'WebhookEndpointDisabledError',
+    status: 409,
+    message: 'This webhook endpoint is disabled. Enable it before sending to it.',
+  },
   DomainHostnameTaken: {
     code: 1970,
     name: 'DomainHostnameTakenError',

@@ -46,20 +46,22 @@ export async function createQueueOnce(boss: PgBoss, queue: Queue): Promise<void>
  * worker on it that takes one job at a time, each under the request that
  * enqueued it (after taking over the queue's jobs of a pg-boss 10 schema,
  * pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss retry the job by
- * the queue's retry policy.
+ * the queue's retry policy. `localConcurrency` workers (one by default) each
+ * run one job at a time; the answer is the first worker's id (notifyWorker).
  */
 export async function registerWorker<T extends object>(
   boss: PgBoss,
   settings: JobsSettings,
   queue: Queue,
   handler: (job: Job<T>) => Promise<void>,
-): Promise<void> {
+  localConcurrency = 1,
+): Promise<string> {
   await createQueueOnce(boss, queue);
   // Policy and partitioning are fixed at creation; the rest follows the code.
   const { name, policy: _policy, partition: _partition, ...settingsOfQueue } = queue;
   if (Object.keys(settingsOfQueue).length > 0) await boss.updateQueue(name, settingsOfQueue);
   await adoptPgBoss10Jobs(boss, name);
-  await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
+  return boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1, localConcurrency }, async (jobs) => {
     for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
   });
 }
