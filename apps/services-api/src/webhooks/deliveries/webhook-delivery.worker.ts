@@ -45,7 +45,7 @@ export function deliveryJob(delivery: QueuedDelivery, startAfter?: Date): { data
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap {
-  private workerID: string | undefined;
+  private workerIDs: string[] = [];
 
   constructor(
     @Inject(PG_BOSS) private readonly boss: PgBoss,
@@ -68,7 +68,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       retryBackoff: true,
       expireInSeconds: leaseSeconds(this.settings) + 60,
     };
-    this.workerID = await registerWorker<WebhookDeliveryJob>(this.boss, this.jobs, queue, (job) => this.attempt(job.data.deliveryID), this.settings.concurrency);
+    this.workerIDs = await registerWorker<WebhookDeliveryJob>(this.boss, this.jobs, queue, (job) => this.attempt(job.data.deliveryID), {
+      concurrency: this.settings.concurrency,
+      fetchAgainAtOnce: true,
+    });
   }
 
   /** Sends jobs within the caller's transaction (call `wakeUp` after it commits). */
@@ -76,9 +79,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     await this.queue.insertWithin(runner, WEBHOOK_DELIVERY_QUEUE, jobs);
   }
 
-  /** Lets this replica's workers take a new job now rather than at their next poll. */
+  /** Lets this replica's idle workers take new jobs now rather than at their next poll. */
   wakeUp(): void {
-    if (this.workerID) this.boss.notifyWorker(this.workerID);
+    for (const workerID of this.workerIDs) this.boss.notifyWorker(workerID);
   }
 
   /** One attempt of the delivery, if it may be attempted now. */
@@ -87,7 +90,6 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
     if (!claimed) return;
     const outcome = await this.send(claimed);
     await this.record(claimed, outcome);
-    this.wakeUp();
   }
 
   private async send(claimed: ClaimedDelivery): Promise<AttemptOutcome> {
