@@ -1,8 +1,10 @@
 import { WebhookDeliveryRetention } from '@apps/services-api';
 import { Clock } from '@platform/app-foundation';
+import { MetricsListener } from '@platform/observability';
 import { singleError, webhookSecret } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../support/eventually';
+import { scrape } from '../support/metrics';
 import { startWebhookPlatform, WebhookPlatform } from './webhook-platform';
 import { verified } from './webhook-receiver';
 
@@ -290,6 +292,17 @@ describe('webhook deliveries', () => {
     expect(row.disabled_reason).toBe(`20 deliveries pending (WEBHOOK_MAX_PENDING_PER_ENDPOINT): event ${eventID} (helpdeskDomain.added) and later ones were not queued`);
     const [{ count }] = await context.platform.dataSource.query('SELECT count(*)::int AS count FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.webhookEndpointID]);
     expect(count).toBe(20);
+  });
+
+  it('counts attempts by outcome, and shows the pending deliveries and how long the oldest due one waits', async () => {
+    const metricsUrl = await context.platform.apps['services-api']!.get(MetricsListener).listen(0, '127.0.0.1');
+    const metrics = await scrape(metricsUrl);
+    // Earlier tests: successes, failed attempts retried, deliveries failed for good.
+    for (const outcome of ['succeeded', 'retrying', 'failed']) expect(metrics.value('platform_webhook_delivery_attempts_total', { outcome })).toBeGreaterThan(0);
+    // At least the disabled endpoints' deliveries: one kept pending at disabling, twenty at the pending bound.
+    expect(metrics.value('platform_webhook_deliveries_pending')).toBeGreaterThanOrEqual(21);
+    expect(metrics.value('platform_webhook_deliveries_oldest_due_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(metrics.value('platform_job_queue_depth', { queue: 'webhook-delivery' })).toBeGreaterThanOrEqual(0);
   });
 
   describe('the delivery log', () => {
