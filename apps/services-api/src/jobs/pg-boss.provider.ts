@@ -75,13 +75,14 @@ export async function registerWorker<T extends object>(
   await adoptPgBoss10Jobs(boss, name);
   const workerIDs: string[] = [];
   for (let index = 0; index < (options.concurrency ?? 1); index += 1) {
-    let workerID: string | undefined;
-    workerID = await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
+    // The worker's id is known once work() answers; its first job may run before.
+    const worker: { id?: string } = {};
+    worker.id = await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
       for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
       // Notified while it runs, pg-boss's worker skips its polling delay once this batch is done.
-      if (options.fetchAgainAtOnce && jobs.length > 0 && workerID) boss.notifyWorker(workerID);
+      if (options.fetchAgainAtOnce && jobs.length > 0 && worker.id) boss.notifyWorker(worker.id);
     });
-    workerIDs.push(workerID);
+    workerIDs.push(worker.id);
   }
   return workerIDs;
 }

@@ -14,6 +14,8 @@ export interface ClaimedDelivery {
   secret: string;
   /** The secret before the last rotation while it still signs, else null. */
   previous_secret: string | null;
+  /** Request id and trace context of the change that caused the event, for the retry's job. */
+  headers: PropagatedHeaders | null;
 }
 
 export interface DeliveryRow {
@@ -98,7 +100,7 @@ const CLAIM = sql<ClaimedDelivery, [deliveryID: string, leaseSeconds: number]>(
       SET leased_until = clock_timestamp() + make_interval(secs => $2)
      FROM webhook_endpoints e
     WHERE d.id = $1 AND e.id = d.endpoint_id AND ${ATTEMPTABLE}
-  RETURNING d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count, e.url, e.secret,
+  RETURNING d.id, d.endpoint_id, d.event_id, d.payload, d.attempt_count, d.headers, e.url, e.secret,
             CASE WHEN e.previous_secret_expires_at > clock_timestamp() THEN e.previous_secret END AS previous_secret`,
 );
 

@@ -115,7 +115,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap {
       } else {
         const nextAttemptAt = await this.deliveries.fail(runner, claimed.id, outcome.statusCode, outcome.error!, retryDelayMs(this.settings, attempt));
         result = nextAttemptAt ? 'retrying' : 'failed';
-        if (nextAttemptAt) jobs.push(deliveryJob({ id: claimed.id, headers: null }, nextAttemptAt));
+        if (nextAttemptAt) jobs.push(deliveryJob({ id: claimed.id, headers: claimed.headers }, nextAttemptAt));
         const failing = await this.deliveries.endpointFailed(runner, claimed.endpoint_id, this.settings.disableAfterHours);
         if (failing?.overdue) {
           const lastAnswer = outcome.statusCode === null ? outcome.error : String(outcome.statusCode);
