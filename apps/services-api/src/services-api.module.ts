@@ -6,7 +6,7 @@ import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency'
 import { TransportClientModule, transportSettingsOf } from '@platform/transport';
 import { AuditEventsModule } from './audit-events/audit-events.module';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
-import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/template-submission.job';
+import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/models/template-submission.job';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
