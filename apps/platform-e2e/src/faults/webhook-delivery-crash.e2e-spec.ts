@@ -59,7 +59,8 @@ describe('services-api killed mid-delivery of a webhook', () => {
     const [lost, delivered] = receiver.to('held');
     expect([lost.headers['webhook-id'], delivered.headers['webhook-id']]).toEqual([eventID, eventID]);
     expect(verified(endpoint.secret, delivered)).toEqual(verified(endpoint.secret, lost));
-    expect(delivered.receivedAt - lost.receivedAt).toBeGreaterThanOrEqual(8_000);
+    // Not before the lease lapsed (it started at the claim, a moment before the receiver saw the request).
+    expect(delivered.receivedAt - lost.receivedAt).toBeGreaterThanOrEqual(7_500);
 
     const api = platform.replica('services-api', replica.url);
     const log = await eventually(async () => {
