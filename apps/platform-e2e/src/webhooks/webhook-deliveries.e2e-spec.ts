@@ -167,6 +167,18 @@ describe('webhook deliveries', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(750);
   });
 
+  it('logs a destination the outbound policy refuses as unreachable, like a closed port, and connects nowhere', async () => {
+    // Loopback but not 127.0.0.1, the one address the tests allow (OUTBOUND_ALLOW): refused before any connection.
+    const endpoint = await context.webhooks.endpoint(context.tenantID, { url: 'http://127.0.0.2:9/hook', eventTypes: ['pluginConnection.installed'] });
+    const delivery = (await sendTestEvent(endpoint.webhookEndpointID)).data!.data;
+    const logged = await eventually(async () => {
+      const { data } = await read(endpoint.webhookEndpointID, delivery.webhookDeliveryID);
+      expect(data!.data.attempts.length).toBeGreaterThan(0);
+      return data!.data;
+    });
+    expect(logged.attempts[0]).toMatchObject({ statusCode: null, error: 'unreachable', succeeded: false });
+  });
+
   it('fails a delivery once its retries run out; an owner re-sends it by hand, once, and not after it succeeded', async () => {
     const receiverPath = nextPath();
     context.receiver.answerAlways(receiverPath, 500);
