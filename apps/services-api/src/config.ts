@@ -181,6 +181,38 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   /** How often idle pg-boss workers look for due jobs. */
   @IsIntegerBetween(500, 60_000)
   JOBS_POLLING_INTERVAL_MS = 2_000;
+
+  /** Time limit of one webhook delivery attempt, answer included; past it the attempt failed (docs/webhooks.md). */
+  @IsIntegerBetween(100, 60_000)
+  WEBHOOK_DELIVERY_TIMEOUT_MS = 10_000;
+
+  /**
+   * Seconds before each retry of a failed webhook delivery, comma-separated:
+   * one retry per entry, each delay drawn within ±20 % (jitter); after the
+   * last the delivery is `failed`. About a day by default.
+   */
+  @Matches(/^\d{1,6}(,\d{1,6}){0,19}$/, { message: 'must be a comma-separated list of 1 to 20 whole seconds' })
+  WEBHOOK_RETRY_DELAYS_SECONDS = '5,300,1800,7200,18000,36000,36000';
+
+  /** Hours an endpoint may keep failing (no success since its first failure) before it is disabled. */
+  @IsIntegerBetween(1, 24 * 30)
+  WEBHOOK_DISABLE_AFTER_HOURS = 72;
+
+  /** Pending deliveries an endpoint may have; past it new events skip it and it is disabled. */
+  @IsIntegerBetween(1, 1_000_000)
+  WEBHOOK_MAX_PENDING_PER_ENDPOINT = 1_000;
+
+  /** Days a webhook delivery and its attempts (the delivery log) are kept. */
+  @IsIntegerBetween(1, 3_650)
+  WEBHOOK_DELIVERY_RETENTION_DAYS = 30;
+
+  /** How often the dispatcher looks for new webhook events (and for deliveries whose worker died). */
+  @IsIntegerBetween(50, 60_000)
+  WEBHOOK_DISPATCH_POLL_MS = 1_000;
+
+  /** Webhook delivery attempts one replica runs at once (at most one per endpoint across replicas). */
+  @IsIntegerBetween(1, 100)
+  WEBHOOK_DELIVERY_CONCURRENCY = 10;
 }
 
 /** Outside production only: the key used when SIGN_UP_SECRET is not set. */

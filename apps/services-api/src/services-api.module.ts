@@ -19,11 +19,18 @@ import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 import { WebhookEndpointsModule } from './webhooks/endpoints/webhook-endpoints.module';
 import { webhookEndpointsSettingsOf } from './webhooks/endpoints/webhook-endpoints-settings';
+import { WebhookDeliveriesModule } from './webhooks/deliveries/webhook-deliveries.module';
+import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/deliveries/webhook-delivery.worker';
 import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
 export class ServicesApiModule {
   static forRoot(config: ServicesApiConfig): DynamicModule {
+    const outboundPolicy = outboundPolicyOf({
+      allow: config.OUTBOUND_ALLOW,
+      dnsServers: config.OUTBOUND_DNS_SERVERS ? config.OUTBOUND_DNS_SERVERS.split(',') : [],
+      production: config.NODE_ENV === 'production',
+    });
     return {
       module: ServicesApiModule,
       imports: [
@@ -39,7 +46,7 @@ export class ServicesApiModule {
           applicationName: 'services-api-jobs',
           poolSize: 2,
           pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
-          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE],
+          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE, WEBHOOK_DELIVERY_QUEUE],
         }),
         PluginConnectionsModule,
         CampaignModelsModule.forRoot({
@@ -63,15 +70,23 @@ export class ServicesApiModule {
             providerTimeoutMs: config.TRACE_PROVIDER_TIMEOUT_MS,
             retrievalCacheTtlSeconds: config.TRACE_RETRIEVAL_CACHE_TTL_SECONDS,
           },
-          outboundPolicyOf({
-            allow: config.OUTBOUND_ALLOW,
-            dnsServers: config.OUTBOUND_DNS_SERVERS ? config.OUTBOUND_DNS_SERVERS.split(',') : [],
-            production: config.NODE_ENV === 'production',
-          }),
+          outboundPolicy,
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
         WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
         WebhookEndpointsModule.forRoot(webhookEndpointsSettingsOf(config)),
+        WebhookDeliveriesModule.forRoot(
+          {
+            timeoutMs: config.WEBHOOK_DELIVERY_TIMEOUT_MS,
+            retryDelaysSeconds: config.WEBHOOK_RETRY_DELAYS_SECONDS.split(',').map(Number),
+            disableAfterHours: config.WEBHOOK_DISABLE_AFTER_HOURS,
+            maxPendingPerEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT,
+            retentionDays: config.WEBHOOK_DELIVERY_RETENTION_DAYS,
+            dispatchPollMs: config.WEBHOOK_DISPATCH_POLL_MS,
+            concurrency: config.WEBHOOK_DELIVERY_CONCURRENCY,
+          },
+          outboundPolicy,
+        ),
       ],
     };
   }

@@ -73,6 +73,19 @@ export const ERROR_CATALOG = {
     status: 409,
     message: 'This tenant has as many webhook endpoints as it may have. Delete one before adding another.',
   },
+  WebhookDeliveryNotFound: { code: 1966, name: 'WebhookDeliveryNotFoundError', status: 404, message: 'Webhook delivery not found.' },
+  WebhookDeliveryAlreadySucceeded: {
+    code: 1967,
+    name: 'WebhookDeliveryAlreadySucceededError',
+    status: 409,
+    message: 'This webhook delivery already succeeded. Send a test event to try the endpoint again.',
+  },
+  WebhookEndpointDisabled: {
+    code: 1968,
+    name: 'WebhookEndpointDisabledError',
+    status: 409,
+    message: 'This webhook endpoint is disabled. Enable it before sending to it.',
+  },
   DomainHostnameTaken: {
     code: 1970,
     name: 'DomainHostnameTakenError',

@@ -4,6 +4,8 @@ export { CampaignFixtures } from './campaign-fixtures';
 export type { MessagingChannelFixture } from './campaign-fixtures';
 export { withTableMissing } from './faults';
 export { FixtureBuilder } from './fixtures';
+export { WebhookFixtures, webhookSecret } from './webhook-fixtures';
+export type { SealSecret, WebhookEndpointFixture, WebhookEndpointOptions } from './webhook-fixtures';
 export type { OperatorFixture, PluginConnectionFixture, PluginFixture, Queryable } from './fixtures';
 export { decodeBody, encodeRequest, request, singleError } from './http';
 export { rawRequestText, requestRaw, sendRaw } from './raw-http';

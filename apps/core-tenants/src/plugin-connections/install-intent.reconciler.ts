@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DueWorkLoop } from './due-work-loop';
+import { DueWorkLoop } from '@platform/app-foundation';
 import { CANCELLATION_SCHEDULE, CancellationSchedule } from './billing/cancellation-schedule';
 import { ReconcileInstallIntentUseCase } from './reconcile-install-intent.use-case';
 

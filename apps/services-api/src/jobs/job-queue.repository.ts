@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@platform/database';
-import type { Db, PgBoss, SendOptions } from 'pg-boss';
+import type { Db, JobInsert, PgBoss, SendOptions } from 'pg-boss';
 import { PG_BOSS } from './pg-boss.provider';
 
 /**
@@ -19,6 +19,11 @@ export class JobQueueRepository {
   /** Sends the job within the transaction `runner` belongs to. */
   async sendWithin(runner: SqlRunner, queue: string, data: object, options: SendOptions): Promise<void> {
     await this.boss.send(queue, data, { ...options, db: jobDatabaseOf(runner) });
+  }
+
+  /** Sends several jobs of one queue within the transaction `runner` belongs to, in one statement. */
+  async insertWithin(runner: SqlRunner, queue: string, jobs: JobInsert[]): Promise<void> {
+    if (jobs.length > 0) await this.boss.insert(queue, jobs, { db: jobDatabaseOf(runner) });
   }
 }
 

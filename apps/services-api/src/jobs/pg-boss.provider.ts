@@ -40,26 +40,49 @@ export async function createQueueOnce(boss: PgBoss, queue: Queue): Promise<void>
   }
 }
 
+/** How a queue's workers run (registerWorker). */
+export interface WorkerOptions {
+  /** Workers of this replica, each running one job at a time (1 by default). */
+  concurrency?: number;
+  /**
+   * A worker that just ran a job fetches the next at once instead of waiting
+   * for the polling interval: for queues whose jobs come in bursts and should
+   * not wait behind one another (webhook deliveries).
+   */
+  fetchAgainAtOnce?: boolean;
+}
+
 /**
  * Creates the queue (idempotent), applies `queue`'s retry and retention
- * settings to a queue an earlier release created with others, and starts a
- * worker on it that takes one job at a time, each under the request that
- * enqueued it (after taking over the queue's jobs of a pg-boss 10 schema,
- * pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss retry the job by
- * the queue's retry policy.
+ * settings to a queue an earlier release created with others, and starts
+ * workers on it, each taking one job at a time, each job under the request
+ * that enqueued it (after taking over the queue's jobs of a pg-boss 10
+ * schema, pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss
+ * retry the job by the queue's retry policy. Answers the workers' ids
+ * (notifyWorker).
  */
 export async function registerWorker<T extends object>(
   boss: PgBoss,
   settings: JobsSettings,
   queue: Queue,
   handler: (job: Job<T>) => Promise<void>,
-): Promise<void> {
+  options: WorkerOptions = {},
+): Promise<string[]> {
   await createQueueOnce(boss, queue);
   // Policy and partitioning are fixed at creation; the rest follows the code.
   const { name, policy: _policy, partition: _partition, ...settingsOfQueue } = queue;
   if (Object.keys(settingsOfQueue).length > 0) await boss.updateQueue(name, settingsOfQueue);
   await adoptPgBoss10Jobs(boss, name);
-  await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
-    for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
-  });
+  const workerIDs: string[] = [];
+  for (let index = 0; index < (options.concurrency ?? 1); index += 1) {
+    // The worker's id is known once work() answers; its first job may run before.
+    const worker: { id?: string } = {};
+    worker.id = await boss.work<T>(queue.name, { pollingIntervalSeconds: settings.pollingIntervalMs / 1000, batchSize: 1 }, async (jobs) => {
+      for (const job of jobs) await runJobAsPartOfItsRequest(queue.name, job.data as WithHeaders, () => handler(job));
+      // Notified while it runs, pg-boss's worker skips its polling delay once this batch is done.
+      if (options.fetchAgainAtOnce && jobs.length > 0 && worker.id) boss.notifyWorker(worker.id);
+    });
+    workerIDs.push(worker.id);
+  }
+  return workerIDs;
 }

@@ -145,6 +145,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'jsonb', nullable: true })
   headers!: Record<string, string> | null;
 
+  /** While an attempt is in flight: until when its worker holds it (null otherwise). */
+  @Column({ name: 'leased_until', type: 'timestamptz', nullable: true })
+  leasedUntil!: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
   createdAt!: Date;
 

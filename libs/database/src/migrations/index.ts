@@ -12,6 +12,7 @@ import { AuditEvents1764600000000 } from './1764600000000-audit-events';
 import { InstallIntentsAndRestrict1764700000000 } from './1764700000000-install-intents-and-restrict';
 import { HelpdeskPendingDomainExpiry1764730000000 } from './1764730000000-helpdesk-pending-domain-expiry';
 import { Webhooks1764800000000 } from './1764800000000-webhooks';
+import { WebhookDeliveryLeases1764850000000 } from './1764850000000-webhook-delivery-leases';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   InstallIntentsAndRestrict1764700000000,
   HelpdeskPendingDomainExpiry1764730000000,
   Webhooks1764800000000,
+  WebhookDeliveryLeases1764850000000,
 ];

@@ -8,6 +8,9 @@ import { detachedFromRequest } from '@platform/observability';
  * restarts; replicas share them through `FOR UPDATE SKIP LOCKED` claims with
  * a lease. A graceful stop waits for the attempt in flight to record its
  * outcome before the database pool closes.
+ *
+ * Shared by the apps' outboxes: core-tenants' billing cancellations and
+ * install reconciliation, services-api's webhook dispatcher.
  */
 export abstract class DueWorkLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loopLogger = new Logger(this.constructor.name);
