@@ -32,8 +32,8 @@ export interface RefusedOperation {
   client: () => Client<any>;
   /** A tenant on which `valid` may act. */
   tenantID: () => string;
-  /** Other path parameters, valid ones. */
-  pathParams?: () => Record<string, string>;
+  /** Other path parameters, valid ones (read once: a spec may create what they name here). */
+  pathParams?: () => Awaitable<Record<string, string>>;
   /** A valid body. */
   body?: () => unknown;
   /** Other headers each request carries (e.g. a fresh Idempotency-Key). */
@@ -54,7 +54,7 @@ export interface RefusedOperation {
    * unless the operation documents another order.
    */
   order?: boolean;
-  /** A reading of what the operation writes (rows, counts): each refusal must leave it as it was. */
+  /** A reading of what the operation writes (rows, counts, a row's status): each refusal must leave it as it was. */
   written?: () => Promise<unknown>;
 }
 
@@ -84,6 +84,7 @@ export function refusalCases(operation: Omit<RefusedOperation, 'client'>): Refus
   if (operation.wrongRole) cases.push({ name: 'is 403 1004 for a member without the role it needs', tenantID: 'valid', caller: 'wrongRole', expected: REFUSED.forbidden });
   cases.push({ name: `is ${unknownTenant.statusCode} ${unknownTenant.error_code} for a tenant that does not exist`, tenantID: 'unknown', caller: 'valid', expected: unknownTenant });
   if (operation.order ?? true) {
+    cases.push({ name: 'checks the tenantID is there (400 1001) before credentials', tenantID: 'empty', caller: 'none', expected: REFUSED.missingTenantID });
     cases.push({ name: 'checks credentials (401) before the tenantID (400 1002)', tenantID: 'malformed', caller: 'none', expected: REFUSED.unauthorized });
     if (operation.outsider) {
       // Checked with the first outsider only: the order does not depend on who asks.
@@ -102,7 +103,13 @@ export function refusalCases(operation: Omit<RefusedOperation, 'client'>): Refus
  */
 export function describeStandardRefusals(declared: RefusedOperation): void {
   // Callers are made once (a spec's getter may create fixtures, which exist once per tenant) and shared by the cases.
-  const operation: RefusedOperation = { ...declared, outsider: once(declared.outsider), wrongRole: once(declared.wrongRole), invalid: once(declared.invalid) };
+  const operation: RefusedOperation = {
+    ...declared,
+    pathParams: once(declared.pathParams),
+    outsider: once(declared.outsider),
+    wrongRole: once(declared.wrongRole),
+    invalid: once(declared.invalid),
+  };
   describe(`${operation.method} ${operation.path}: standard refusals`, () => {
     it.each(refusalCases(operation))('$name', async (refusal) => {
       const before = await operation.written?.();
@@ -156,12 +163,12 @@ async function authorizationsOf(operation: RefusedOperation, caller: RefusalCase
 }
 
 /** One request through the app's typed client, so its answer is checked against the operation's document too. */
-function send(operation: RefusedOperation, tenantID: string, authorization: string | undefined): Promise<{ response: Response; error?: unknown }> {
+async function send(operation: RefusedOperation, tenantID: string, authorization: string | undefined): Promise<{ response: Response; error?: unknown }> {
   const headers = { ...operation.headers?.(), ...(authorization === undefined ? {} : { authorization }) };
-  const body = operation.body?.();
-  return operation.client().request(operation.method.toLowerCase() as 'get', operation.path as never, {
-    params: { path: { ...operation.pathParams?.(), tenantID } },
+  return operation.client().request(operation.method.toLowerCase() as Lowercase<RefusedOperation['method']>, operation.path, {
+    params: { path: { ...(await operation.pathParams?.()), tenantID } },
     headers,
-    ...(body === undefined ? {} : { body }),
-  } as never);
+    // openapi-fetch sends no body for undefined.
+    body: operation.body?.(),
+  });
 }
