@@ -35,7 +35,7 @@ export interface RefusedOperation {
   /** Other path parameters, valid ones (read once: a spec may create what they name here). */
   pathParams?: () => Awaitable<Record<string, string>>;
   /** A valid body. */
-  body?: () => unknown;
+  body?: () => Awaitable<unknown>;
   /** Other headers each request carries (e.g. a fresh Idempotency-Key). */
   headers?: () => Record<string, string>;
   /** Authorization of a caller the operation serves on `tenantID`. */
@@ -169,6 +169,6 @@ async function send(operation: RefusedOperation, tenantID: string, authorization
     params: { path: { ...(await operation.pathParams?.()), tenantID } },
     headers,
     // openapi-fetch sends no body for undefined.
-    body: operation.body?.(),
+    body: await operation.body?.(),
   });
 }
