@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 type Awaitable<T> = T | Promise<T>;
 
 /** The envelope element of each standard refusal, as docs/errors.md lists it. */
-export const REFUSED = {
+const REFUSED = {
   missingTenantID: { statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' },
   malformedTenantID: {
     statusCode: 400,
@@ -36,8 +36,6 @@ export interface RefusedOperation {
   pathParams?: () => Awaitable<Record<string, string>>;
   /** A valid body. */
   body?: () => Awaitable<unknown>;
-  /** Other headers each request carries (e.g. a fresh Idempotency-Key). */
-  headers?: () => Record<string, string>;
   /** Authorization of a caller the operation serves on `tenantID`. */
   valid: () => Awaitable<string>;
   /** Authorization of callers with no standing on the tenant (an operator of another tenant only, a plugin not installed there): 403 1004. The first is an operator's. */
@@ -49,9 +47,10 @@ export interface RefusedOperation {
   /** What a tenant that does not exist answers: 404 1062 (the default) or, where existence must not leak, 403 1004. */
   unknownTenant?: 404 | 403;
   /**
-   * Asserts the refusal order the platform keeps (no credentials before a
-   * malformed id, then the id before the tenant's existence and access). On
-   * unless the operation documents another order.
+   * Asserts the refusal order the platform keeps: a missing tenantID before
+   * credentials, credentials before a malformed tenantID, then the tenantID
+   * before the tenant's existence, and existence before access. On unless the
+   * operation documents another order.
    */
   order?: boolean;
   /** A reading of what the operation writes (rows, counts, a row's status): each refusal must leave it as it was. */
@@ -71,7 +70,7 @@ const UNKNOWN_TENANT_ID = '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f';
 const FORGED_TOKEN = 'Bearer not.a.jwt';
 
 /** The cases `operation` gets, from what it declares. */
-export function refusalCases(operation: Omit<RefusedOperation, 'client'>): RefusalCase[] {
+function refusalCases(operation: Omit<RefusedOperation, 'client'>): RefusalCase[] {
   const unknownTenant = operation.unknownTenant === 403 ? REFUSED.forbidden : REFUSED.tenantNotFound;
   const cases: RefusalCase[] = [
     { name: 'is 400 1001 for an empty tenantID', tenantID: 'empty', caller: 'valid', expected: REFUSED.missingTenantID },
@@ -80,7 +79,7 @@ export function refusalCases(operation: Omit<RefusedOperation, 'client'>): Refus
     { name: 'is 401 1003 with a forged token', tenantID: 'valid', caller: 'forged', expected: REFUSED.unauthorized },
   ];
   if (operation.invalid) cases.push({ name: 'is 401 1003 with credentials this operation does not take', tenantID: 'valid', caller: 'invalid', expected: REFUSED.unauthorized });
-  if (operation.outsider) cases.push({ name: 'is 403 1004 for an operator who is not a member', tenantID: 'valid', caller: 'outsider', expected: REFUSED.forbidden });
+  if (operation.outsider) cases.push({ name: 'is 403 1004 for callers with no standing on the tenant', tenantID: 'valid', caller: 'outsider', expected: REFUSED.forbidden });
   if (operation.wrongRole) cases.push({ name: 'is 403 1004 for a member without the role it needs', tenantID: 'valid', caller: 'wrongRole', expected: REFUSED.forbidden });
   cases.push({ name: `is ${unknownTenant.statusCode} ${unknownTenant.error_code} for a tenant that does not exist`, tenantID: 'unknown', caller: 'valid', expected: unknownTenant });
   if (operation.order ?? true) {
@@ -164,7 +163,7 @@ async function authorizationsOf(operation: RefusedOperation, caller: RefusalCase
 
 /** One request through the app's typed client, so its answer is checked against the operation's document too. */
 async function send(operation: RefusedOperation, tenantID: string, authorization: string | undefined): Promise<{ response: Response; error?: unknown }> {
-  const headers = { ...operation.headers?.(), ...(authorization === undefined ? {} : { authorization }) };
+  const headers = authorization === undefined ? {} : { authorization };
   return operation.client().request(operation.method.toLowerCase() as Lowercase<RefusedOperation['method']>, operation.path, {
     params: { path: { ...(await operation.pathParams?.()), tenantID } },
     headers,
