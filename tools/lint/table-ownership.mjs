@@ -45,9 +45,13 @@ export const TABLE_OWNERS = {
   shortcuts: 'services-api',
   shortcut_counts: 'services-api',
   'pgboss.*': 'services-api',
+  webhook_endpoints: 'services-api',
+  webhook_deliveries: 'services-api',
+  webhook_delivery_attempts: 'services-api',
   // Shared infrastructure written through one library by every app, each row
   // naming the app that wrote it (recorded_by, app).
   audit_events: 'libs/audit',
+  webhook_events: 'libs/webhooks',
   idempotency_keys: 'libs/idempotency',
 };
 

@@ -33,10 +33,10 @@ describe('services-api configuration', () => {
     });
   });
 
-  it('requires the provider token, the app secret and the sign-up secret in production, and refuses placeholders', () => {
+  it('requires the provider token, the app secret, the sign-up secret and the webhook secrets key in production, and refuses placeholders', () => {
     const production = { ...base, NODE_ENV: 'production', TRANSPORT_NAMESPACE: 'production', REDIS_URL: 'redis://services-api:Jk2mXq9vTz4wLp8s@127.0.0.1:6379', CACHE_SECRET: 'Pq4nWz8rKt2vXm6sPq4nWz8rKt2vXm6s' };
-    expect(problemsOf(production).sort()).toEqual(['SIGN_UP_SECRET', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET']);
-    const signUp = { SIGN_UP_SECRET: 's'.repeat(32) };
+    expect(problemsOf(production).sort()).toEqual(['SIGN_UP_SECRET', 'WEBHOOK_SECRETS_KEY', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_APP_SECRET']);
+    const signUp = { SIGN_UP_SECRET: 's'.repeat(32), WEBHOOK_SECRETS_KEY: 'Wk7rTq2mXz9pLs4vWk7rTq2mXz9pLs4v' };
     expect(problemsOf({ ...production, ...signUp, WHATSAPP_ACCESS_TOKEN: 'change-me', WHATSAPP_APP_SECRET: 'short' }).sort()).toEqual([
       'WHATSAPP_ACCESS_TOKEN',
       'WHATSAPP_APP_SECRET',

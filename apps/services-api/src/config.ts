@@ -27,6 +27,23 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(1, 36_500)
   AUDIT_RETENTION_DAYS = 400;
 
+  /**
+   * Seals webhook endpoints' signing secrets at rest (docs/webhooks.md). At
+   * least 32 characters; changing it needs WEBHOOK_SECRETS_KEY_PREVIOUS set to
+   * the old value until every endpoint's secret was rotated.
+   */
+  @Secret({ minLength: 32 })
+  @IsString({ message: 'must be a secret of at least 32 characters' })
+  @MinLength(32, { message: 'must be a secret of at least 32 characters' })
+  WEBHOOK_SECRETS_KEY = 'development-only-webhook-secrets-key-not-for-production';
+
+  /** During a change of WEBHOOK_SECRETS_KEY, the previous key: secrets it sealed still open. */
+  @ValidateIf((config: ServicesApiConfig) => config.WEBHOOK_SECRETS_KEY_PREVIOUS !== undefined)
+  @Secret({ minLength: 32 })
+  @IsString({ message: 'must be the previous WEBHOOK_SECRETS_KEY' })
+  @MinLength(32, { message: 'must be the previous WEBHOOK_SECRETS_KEY' })
+  WEBHOOK_SECRETS_KEY_PREVIOUS?: string;
+
   /** The e-mail provider: any SMTP URL nodemailer takes. The default is the quick start's local sink. */
   @Secret({ minLength: 0 })
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })

@@ -12,4 +12,4 @@ export { NotificationCountsRepository } from './notifications/notification-count
 export { ListShortcutsUseCase } from './shortcuts/list-shortcuts.use-case';
 export { ShortcutsRepository } from './shortcuts/shortcuts.repository';
 /** The list's SQL, for the benchmark's EXPLAIN output. */
-export { CampaignModelsListRepository } from './campaign-models/campaign-models-list.repository';
+export { CampaignModelsListRepository } from './campaign-models/models/campaign-models-list.repository';

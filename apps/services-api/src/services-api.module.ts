@@ -6,7 +6,7 @@ import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency'
 import { TransportClientModule, transportSettingsOf } from '@platform/transport';
 import { AuditEventsModule } from './audit-events/audit-events.module';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
-import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/template-submission.job';
+import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/models/template-submission.job';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
@@ -17,6 +17,7 @@ import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
+import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
 export class ServicesApiModule {
@@ -67,6 +68,7 @@ export class ServicesApiModule {
           }),
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
+        WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
       ],
     };
   }

@@ -7,6 +7,7 @@ import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { TransportReadinessModule } from '@platform/transport';
+import { WebhooksModule } from '@platform/webhooks';
 import { Clock } from './clock';
 import { DatabasePoolMetrics } from './database-pool-metrics';
 
@@ -22,7 +23,7 @@ export interface AppFoundationOptions {
  * PostgreSQL pool (and its gauges), the Redis client, authentication and the
  * request budgets of authenticated operations, the health endpoints and the
  * readiness of the transport between apps (for the apps that have one), the
- * audit log and the Clock.
+ * audit log, the webhook outbox and the Clock.
  */
 @Global()
 @Module({})
@@ -41,6 +42,7 @@ export class AppFoundationModule {
           new AuthCacheSettings({ current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS }, config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS),
         ),
         AuditModule.forApp(app),
+        WebhooksModule.forApp(app),
         TransportReadinessModule,
         HealthModule,
       ],

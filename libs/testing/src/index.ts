@@ -45,5 +45,8 @@ export type {
 export { describeRequest, formatSummary, hostileRequests, judge, prepareHostileTargets, runHostileCampaign, TARGET_OPERATIONS } from './hostile';
 export type { AppRole, HostileCampaignOptions, HostileRequest, HostileSummary, HostileTargets, TargetOperation, Violation, ViolationKind } from './hostile';
 export { RecordingAuditTrail } from './recording-audit-trail';
+export { RecordingWebhookEvents } from './recording-webhook-events';
 export { fake, FakeClock, FakeTenantAccess, transactionOn } from './doubles';
 export { OUT_OF_REACH_RATE_LIMITS } from './load-budgets';
+export { WebhookEventFixtures } from './webhook-event-fixtures';
+export type { RecordedWebhookEvent } from './webhook-event-fixtures';

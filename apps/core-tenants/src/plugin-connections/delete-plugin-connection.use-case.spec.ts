@@ -3,7 +3,7 @@ import { trustedTenantScope } from '@platform/auth';
 import type { CredentialStore, TenantAccessService, TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
 import { describe, expect, it } from 'vitest';
-import { fake, transactionOn } from '@platform/testing';
+import { fake, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import type { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { ClaimedConnection, ClaimRefusal, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
@@ -31,7 +31,7 @@ class FakeRemovals {
       return 'claimed-elsewhere';
     }
     this.claim = { id: claimID, until: this.now + LEASE_MS };
-    return { pluginID: 'plugin-1', kind: this.kind, vmID: this.kind === 'hosted' ? 'vm-1' : null };
+    return { pluginID: 'plugin-1', pluginName: 'Central de ajuda', kind: this.kind, vmID: this.kind === 'hosted' ? 'vm-1' : null };
   }
 
   asRepository(): PluginConnectionRemovalsRepository {
@@ -104,8 +104,9 @@ function useCase(kind: PluginConnectionKind) {
   });
   const audited: AuditRecord[] = [];
   const audit = fake<AuditTrail>({ record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) });
-  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS, audit);
-  return { removals, credentials, vms, effects, audited, execute: () => remove.execute({ scope: trustedTenantScope(tenantID), pluginConnectionID }) };
+  const webhooks = new RecordingWebhookEvents();
+  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS, audit, webhooks.asEvents());
+  return { webhooks, removals, credentials, vms, effects, audited, execute: () => remove.execute({ scope: trustedTenantScope(tenantID), pluginConnectionID }) };
 }
 
 async function outcomeOf(promise: Promise<unknown>): Promise<string> {
@@ -132,6 +133,23 @@ describe('DeletePluginConnectionUseCase', () => {
     ]);
     expect(credentials).toMatchObject({ marked: true, revoked: true });
     expect(effects).toEqual({ forgotten: [`${tenantID} plugin:plugin-1`], nudges: 1 });
+  });
+
+  it('emits pluginConnection.removed once the removal completes, and nothing when it does not', async () => {
+    const removed = useCase('plain');
+    expect(await outcomeOf(removed.execute())).toBe('deleted');
+    expect(removed.webhooks.events.map(({ tenantID: tenant, event }) => ({ tenant, event }))).toEqual([
+      {
+        tenant: tenantID,
+        event: {
+          type: 'pluginConnection.removed',
+          subject: `pluginConnection:${pluginConnectionID}`,
+          data: { pluginConnectionID, pluginID: 'plugin-1', pluginName: 'Central de ajuda' },
+        },
+      },
+    ]);
+    expect(await outcomeOf(removed.execute())).toBe('PluginConnectionNotFound');
+    expect(removed.webhooks.types()).toEqual(['pluginConnection.removed']);
   });
 
   it('removes a plain connection without asking for a cancellation round', async () => {

@@ -7,6 +7,7 @@ import type { TenantScope } from '@platform/auth';
 import type { DeletePluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { propagatedHeaders } from '@platform/observability';
+import { WebhookEvents } from '@platform/webhooks';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { ClaimedConnection, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { VmProvider } from './vms/vm.provider';
@@ -48,6 +49,7 @@ export interface DeletePluginConnectionCommand {
  *    connection is as before;
  * 4. one statement marks the connection removed and, for a paid one,
  *    records its subscription item for cancellation (billing_cancellations);
+ *    its audit record and `pluginConnection.removed` event commit with it;
  * 5. the token is revoked in Redis for every replica, and the cancellation
  *    worker is nudged; it retries until the provider confirms.
  * A replica that dies after 1 leaves a claim that lapses with its lease: the
@@ -68,6 +70,7 @@ export class DeletePluginConnectionUseCase {
     private readonly cancellations: BillingCancellationWorker,
     @Inject(REMOVAL_CLAIM_LEASE_MS) private readonly claimLeaseMs: number,
     private readonly audit: AuditTrail,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
@@ -98,6 +101,11 @@ export class DeletePluginConnectionUseCase {
               vm: connection.kind === 'hosted' && connection.vmID ? 'deleted' : 'none',
               billing: connection.kind === 'paid' ? 'cancellation scheduled' : 'none',
             },
+          });
+          await this.webhooks.emit(runner, scope, {
+            type: 'pluginConnection.removed',
+            subject: `pluginConnection:${pluginConnectionID}`,
+            data: { pluginConnectionID, pluginID: connection.pluginID, pluginName: connection.pluginName },
           });
         }
         return removed;

@@ -2,7 +2,7 @@ import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { hashSecretToken, trustedTenantScope } from '@platform/auth';
 import type { CredentialStore, TenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
-import { fake, transactionOn } from '@platform/testing';
+import { fake, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { BillingProvider } from './billing/billing.provider';
 import type { InstallIntentReconciler } from './install-intent.reconciler';
 import type { InstallIntentsRepository, NewInstallIntent } from './install-intents.repository';
@@ -92,7 +92,7 @@ class FakeVms extends VmProvider {
 }
 
 function useCase(target: Partial<InstallTarget> = {}) {
-  const installs = new FakeInstalls({ kind: 'plain', price: null, image: null, subscription: null, installed: false, ...target });
+  const installs = new FakeInstalls({ pluginName: 'Central de ajuda', kind: 'plain', price: null, image: null, subscription: null, installed: false, ...target });
   const billing = new FakeBilling();
   const vms = new FakeVms();
   const audited: AuditRecord[] = [];
@@ -102,8 +102,19 @@ function useCase(target: Partial<InstallTarget> = {}) {
   const reconciler = fake<InstallIntentReconciler>({ nudge: () => void nudges.push(1) });
   const forgotten: string[] = [];
   const credentials = fake<CredentialStore>({ forgetUnknownConnection: async (id: string) => void forgotten.push(id) });
-  const install = new InstallPluginConnectionUseCase(installs.asRepository(), intents.asRepository(), new InstallProvisioning(billing, vms), reconciler, audit, 5, credentials);
+  const webhooks = new RecordingWebhookEvents();
+  const install = new InstallPluginConnectionUseCase(
+    installs.asRepository(),
+    intents.asRepository(),
+    new InstallProvisioning(billing, vms),
+    reconciler,
+    audit,
+    5,
+    credentials,
+    webhooks.asEvents(),
+  );
   return {
+    webhooks,
     installs,
     intents,
     nudges,
@@ -145,6 +156,21 @@ describe('InstallPluginConnectionUseCase', () => {
       },
     ]);
     expect([billing.created, vms.created]).toEqual([[], []]);
+  });
+
+  it('emits pluginConnection.installed with the connection, in the tenant', async () => {
+    const { webhooks, execute } = useCase();
+    const reply = await execute();
+    expect(webhooks.events.map(({ tenantID: tenant, event }) => ({ tenant, event }))).toEqual([
+      {
+        tenant: tenantID,
+        event: {
+          type: 'pluginConnection.installed',
+          subject: `pluginConnection:${reply.pluginConnectionID}`,
+          data: { pluginConnectionID: reply.pluginConnectionID, pluginID, pluginName: 'Central de ajuda' },
+        },
+      },
+    ]);
   });
 
   it("adds a paid plugin's price to the tenant's subscription, keyed by the new connection, and records the item", async () => {

@@ -6,6 +6,7 @@ import type { TenantScope } from '@platform/auth';
 import type { InstallPluginConnectionReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { propagatedHeaders } from '@platform/observability';
+import { WebhookEvents } from '@platform/webhooks';
 import { InstallIntentReconciler } from './install-intent.reconciler';
 import { InstallIntentsRepository, ProviderRequest } from './install-intents.repository';
 import { installIntentID } from './install-keys';
@@ -29,7 +30,8 @@ export interface InstallPluginConnectionCommand {
  * 1. the intent is committed first (its id is the connection's id to be);
  * 2. the providers make what the kind needs (a subscription item for `paid`,
  *    a VM for `hosted`) under idempotency keys derived from the intent;
- * 3. the connection, its audit record and the intent's close commit together.
+ * 3. the connection, its audit record, its `pluginConnection.installed`
+ *    event and the intent's close commit together.
  *
  * Any failure after step 1, a crash included, leaves the intent pending: the
  * reconciler then finishes it (the connection was committed) or releases
@@ -46,6 +48,7 @@ export class InstallPluginConnectionUseCase {
     private readonly audit: AuditTrail,
     @Inject(INSTALL_INTENT_LEASE_SECONDS) private readonly leaseSeconds: number,
     private readonly credentials: CredentialStore,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
@@ -101,7 +104,7 @@ export class InstallPluginConnectionUseCase {
     if (!providerFailed) this.reconciler.nudge();
   }
 
-  /** The connection, its audit record and the intent's close, in one transaction. */
+  /** The connection, its audit record and event, and the intent's close, in one transaction. */
   private commit(
     scope: TenantScope,
     install: { pluginConnectionID: string; pluginID: string; plugin: InstallTarget; token: string; resources: ProvisionedResources; claimID: string },
@@ -127,6 +130,11 @@ export class InstallPluginConnectionUseCase {
         action: 'pluginConnection.installed',
         targetID: pluginConnectionID,
         summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemId ? 'subscribed' : 'none', vm: resources.vmId ? 'created' : 'none' },
+      });
+      await this.webhooks.emit(runner, scope, {
+        type: 'pluginConnection.installed',
+        subject: `pluginConnection:${pluginConnectionID}`,
+        data: { pluginConnectionID, pluginID, pluginName: plugin.pluginName },
       });
       return inserted;
     }).catch((error: unknown) => {

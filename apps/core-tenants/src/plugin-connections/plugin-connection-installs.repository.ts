@@ -6,6 +6,8 @@ import { violatedUniqueConstraint } from '@platform/errors';
 
 /** What installing a plugin on a tenant needs to know of both. */
 export interface InstallTarget {
+  /** The plugin's name, as events about its connections tell it. */
+  pluginName: string;
   kind: PluginConnectionKind;
   /** The plugin's billing price (paid plugins). */
   price: string | null;
@@ -27,7 +29,7 @@ export interface NewPluginConnection {
 }
 
 const INSTALL_TARGET = sql<InstallTarget, [pluginID: string, tenantID: string]>(
-  `SELECT p.connection_kind AS kind, p.billing_price_id AS price, p.vm_image AS image,
+  `SELECT p.name AS "pluginName", p.connection_kind AS kind, p.billing_price_id AS price, p.vm_image AS image,
               t.billing_subscription_id AS subscription,
               EXISTS (SELECT 1 FROM plugin_connections c
                        WHERE c.tenant_id = t.id AND c.plugin_id = p.id AND c.status = 'live') AS installed

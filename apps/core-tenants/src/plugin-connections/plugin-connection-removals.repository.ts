@@ -6,6 +6,8 @@ import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@p
 /** What removing a connection needs to know of it. */
 export interface ClaimedConnection {
   pluginID: string;
+  /** The plugin's name, as events about its connections tell it. */
+  pluginName: string;
   kind: PluginConnectionKind;
   vmID: string | null;
 }
@@ -18,7 +20,8 @@ const CLAIM = sql<ClaimedConnection, [pluginConnectionID: string, tenantID: stri
           SET removal_claim_id = $3, removal_claimed_until = now() + make_interval(secs => $4)
         WHERE id = $1 AND tenant_id = $2 AND status = 'live'
           AND (removal_claimed_until IS NULL OR removal_claimed_until <= now())
-        RETURNING plugin_id AS "pluginID", kind, vm_id AS "vmID"`,
+        RETURNING plugin_id AS "pluginID", kind, vm_id AS "vmID",
+                  (SELECT p.name FROM plugins p WHERE p.id = plugin_connections.plugin_id) AS "pluginName"`,
 );
 
 const IS_LIVE = sql<object, [pluginConnectionID: string, tenantID: string]>(

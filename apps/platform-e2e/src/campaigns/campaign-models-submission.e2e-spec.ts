@@ -1,4 +1,4 @@
-import { singleError } from '@platform/testing';
+import { singleError, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { APP_SECRET, authorized, CampaignPlatform, ERRORS, modelBody, readModelUntil, startCampaignPlatform } from './campaign-platform';
@@ -6,6 +6,17 @@ import { APP_SECRET, authorized, CampaignPlatform, ERRORS, modelBody, readModelU
 describe('template submission in the background, and status sync by webhook', () => {
   let context: CampaignPlatform;
   let webhookUrl: string;
+  let webhookEvents: WebhookEventFixtures;
+  /** The model's campaignModel.statusChanged events in the outbox, oldest first. */
+  const statusEventsOf = async (campaignModelID: string) =>
+    (await webhookEvents.eventsOf(context.tenantID, 'campaignModel.statusChanged')).filter((event) => event.data.campaignModelID === campaignModelID);
+  const statusEvent = (campaignModelID: string, name: string, previousStatus: string, status: string, reason: string | null = null) => ({
+    type: 'campaignModel.statusChanged',
+    version: 1,
+    orderingKey: `campaignModel:${campaignModelID}`,
+    data: { campaignModelID, name, previousStatus, status, reason },
+    emittedBy: 'services-api',
+  });
   const create = (name: string) =>
     context.platform.api.services.POST('/v1/tenants/{tenantID}/campaigns-models', {
       params: { path: { tenantID: context.tenantID } },
@@ -29,6 +40,7 @@ describe('template submission in the background, and status sync by webhook', ()
   beforeAll(async () => {
     context = await startCampaignPlatform();
     webhookUrl = `${context.platform.servicesUrl}/v1/webhooks/whatsapp`;
+    webhookEvents = new WebhookEventFixtures(context.platform.dataSource);
   });
   beforeEach(() => context.stub.reset());
   afterAll(() => context?.close());
@@ -86,6 +98,18 @@ describe('template submission in the background, and status sync by webhook', ()
       expect(refused).toMatchObject({ campaignModelStatus: 'refused', __campaignModelErrorCode: 2388299 });
       expect(new Date(refused.refusedAt).toISOString()).toBe(refused.refusedAt);
     });
+
+    it('leaves one campaignModel.statusChanged event when a background attempt settles the model', async () => {
+      context.stub.mode = 'down';
+      const response = await create('Evented later');
+      const model = response.data!.campaignModel;
+      expect(await statusEventsOf(model.campaignModelID)).toEqual([]);
+      context.stub.mode = 'refuse';
+      const refused = await readModelUntil(context, model.campaignModelID, (current) => current.campaignModelStatus !== 'awaiting_submission');
+      expect(await statusEventsOf(model.campaignModelID)).toEqual([
+        statusEvent(model.campaignModelID, 'evented_later', 'awaiting_submission', 'refused', refused.__campaignModelErrorMessage),
+      ]);
+    });
   });
 
   describe('status webhook', () => {
@@ -112,6 +136,30 @@ describe('template submission in the background, and status sync by webhook', ()
       const again = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time: time + 60 });
       expect(again.status).toBe(200);
       expect(await read(model.campaignModelID)).toEqual(approved);
+    });
+
+    it('leaves exactly one campaignModel.statusChanged event per applied update, none for a redelivery', async () => {
+      const model = await evaluatingModel('Webhook evented');
+      const submitted = statusEvent(model.campaignModelID, 'webhook_evented', 'awaiting_submission', 'evaluating');
+      expect(await statusEventsOf(model.campaignModelID)).toEqual([submitted]);
+      const time = Math.floor(Date.now() / 1000) + 5;
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
+      expect(await statusEventsOf(model.campaignModelID)).toEqual([
+        submitted,
+        statusEvent(model.campaignModelID, 'webhook_evented', 'evaluating', 'refused', 'INVALID_FORMAT'),
+      ]);
+    });
+
+    it('applies no update whose event cannot be recorded: the status and the event commit together', async () => {
+      const model = await evaluatingModel('Webhook rolled back');
+      const before = await statusEventsOf(model.campaignModelID);
+      const failed = await withTableMissing(context.platform.dataSource, 'webhook_events', () =>
+        context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED' }),
+      );
+      expect(failed.status).toBe(500);
+      expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
+      expect(await statusEventsOf(model.campaignModelID)).toEqual(before);
     });
 
     it('confirms the provider\'s subscription handshake only with the verify token', async () => {

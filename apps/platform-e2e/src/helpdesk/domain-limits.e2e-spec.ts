@@ -1,5 +1,5 @@
 import { PendingDomainExpiry } from '@apps/plugins-helpdesk';
-import { singleError } from '@platform/testing';
+import { singleError, WebhookEventFixtures } from '@platform/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 import { describeStandardRefusals } from '../support/standard-refusals';
@@ -164,6 +164,28 @@ describe('helpdesk domains: who adds, how many, and for how long a pending one h
       expect(h.stub.calls.filter((call) => call.operation === 'delete' && call.id === providerID)).toEqual([expect.objectContaining({ status: 200 })]);
       expect(await hostnamesOf(tenantID)).toEqual([]);
       expect(singleError((await refresh('prazo.expira.com.br', plugin, tenantID)).error).error_code).toBe(1107);
+    });
+
+    it('leaves one helpdeskDomain.removed event for an expired domain, as a removal through the API does', async () => {
+      const tenantID = await connectedTenant();
+      const host = 'evento.expira.com.br';
+      await add(host, h.helpdeskPlugin.authorization, tenantID);
+      await age(host, TTL_DAYS + 1);
+      h.setNow(new Date());
+      expect((await expiry.sweep()).removed).toContain(host);
+      const events = await new WebhookEventFixtures(h.platform.dataSource).eventsOf(tenantID);
+      const [added] = events;
+      expect(events).toEqual([
+        added,
+        {
+          type: 'helpdeskDomain.removed',
+          version: 1,
+          orderingKey: `helpdeskDomain:${added.data.helpdeskDomainID}`,
+          data: { helpdeskDomainID: added.data.helpdeskDomainID, domain: host },
+          emittedBy: 'plugins-helpdesk',
+        },
+      ]);
+      expect(added).toMatchObject({ type: 'helpdeskDomain.added', data: { domain: host } });
     });
 
     it('keeps a domain that turned active, however old, and a pending one not yet expired', async () => {

@@ -3,7 +3,7 @@ import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-h
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
 import { createPluginsHelpdeskClient, PluginsHelpdeskClient } from '@platform/api-client';
-import { CustomHostnameStage, singleError } from '@platform/testing';
+import { CustomHostnameStage, singleError, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CNAME_TARGET, HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
 import { describeStandardRefusals } from '../support/standard-refusals';
@@ -37,6 +37,9 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
   };
   const refresh = (domainHostname: string, authorization = h.owner, api: PluginsHelpdeskClient = h.platform.api.helpdesk, tenantID = h.tenantID) =>
     api.POST('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}/refresh', { params: { path: { tenantID, domainHostname } }, headers: { authorization } });
+  /** The tenant's webhook events about the domain `hostname`, oldest first. */
+  const eventsAbout = async (hostname: string) =>
+    (await new WebhookEventFixtures(h.platform.dataSource).eventsOf(h.tenantID)).filter((event) => event.data.domain === hostname);
   const storedRow = async (hostname: string) =>
     (await h.platform.dataSource.query('SELECT provider_id, status, last_checked_at, verified_at FROM helpdesk_domains WHERE hostname = $1', [hostname]))[0];
 
@@ -114,6 +117,46 @@ describe('POST /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostname}
     h.stub.setStage(host, 'active');
     tick();
     expect((await refresh(host)).data!.domain).toMatchObject({ domainStatus: 'active', verifiedAt: activatedAt.toISOString() });
+  });
+
+  it('leaves exactly one helpdeskDomain.statusChanged event per change of status, none for a check that changes nothing', async () => {
+    const host = 'eventos.acme-atendimento.com.br';
+    await add(host);
+    const [added] = await eventsAbout(host);
+    const changed = (previousStatus: string, status: string) => ({
+      type: 'helpdeskDomain.statusChanged',
+      version: 1,
+      orderingKey: `helpdeskDomain:${added.data.helpdeskDomainID}`,
+      data: { helpdeskDomainID: added.data.helpdeskDomainID, domain: host, previousStatus, status },
+      emittedBy: 'plugins-helpdesk',
+    });
+    tick();
+    await refresh(host);
+    expect(await eventsAbout(host)).toEqual([added]);
+
+    h.stub.setStage(host, 'active');
+    tick();
+    expect((await refresh(host)).data!.domain.domainStatus).toBe('active');
+    tick();
+    await refresh(host);
+    expect(await eventsAbout(host)).toEqual([added, changed('pending', 'active')]);
+
+    h.stub.setStage(host, 'moved');
+    tick();
+    await refresh(host);
+    expect(await eventsAbout(host)).toEqual([added, changed('pending', 'active'), changed('active', 'pending')]);
+  });
+
+  it('keeps the status, and leaves no event, when the change cannot commit', async () => {
+    const host = 'sem-evento.acme-atendimento.com.br';
+    await add(host);
+    const before = await eventsAbout(host);
+    h.stub.setStage(host, 'active');
+    tick();
+    const response = await withTableMissing(h.platform.dataSource, 'webhook_events', () => refresh(host));
+    expect(response.response.status).toBe(500);
+    expect((await storedRow(host)).status).toBe('pending');
+    expect(await eventsAbout(host)).toEqual(before);
   });
 
   it('is idempotent: the same provider state gives the same answer, only lastCheckedAt moves', async () => {

@@ -1,7 +1,7 @@
 import { createPluginsHelpdeskApp, HostnameDirectory, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';
-import { singleError, TEST_REDIS_URL, withTableMissing } from '@platform/testing';
+import { singleError, TEST_REDIS_URL, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
@@ -32,6 +32,9 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       params: { path: { tenantID, domainHostname } },
       headers: authorization === null ? {} : { authorization },
     });
+  /** The tenant's webhook events about the domain `hostname`, oldest first. */
+  const eventsAbout = async (hostname: string) =>
+    (await new WebhookEventFixtures(h.platform.dataSource).eventsOf(h.tenantID)).filter((event) => event.data.domain === hostname);
   const stored = async (hostname: string) => (await h.platform.dataSource.query('SELECT id FROM helpdesk_domains WHERE hostname = $1', [hostname])).length === 1;
 
   it('deletes the custom hostname at the provider, then drops the entry', async () => {
@@ -48,6 +51,33 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
     // Gone: a second removal is 404, and the hostname can be added again (by anyone).
     expect(singleError((await remove(host)).error).error_code).toBe(1107);
     await add(host);
+  });
+
+  it('leaves exactly one helpdeskDomain.removed event, after the domain\'s earlier ones', async () => {
+    const host = 'eventos.remocao.com.br';
+    await add(host);
+    const [added] = await eventsAbout(host);
+    expect((await remove(host)).response.status).toBe(200);
+    expect(await eventsAbout(host)).toEqual([
+      added,
+      {
+        type: 'helpdeskDomain.removed',
+        version: 1,
+        orderingKey: `helpdeskDomain:${added.data.helpdeskDomainID}`,
+        data: { helpdeskDomainID: added.data.helpdeskDomainID, domain: host },
+        emittedBy: 'plugins-helpdesk',
+      },
+    ]);
+  });
+
+  it('keeps the entry, and leaves no event, when the removal cannot commit', async () => {
+    const host = 'sem-evento.remocao.com.br';
+    await add(host);
+    const before = await eventsAbout(host);
+    const response = await withTableMissing(h.platform.dataSource, 'webhook_events', () => remove(host));
+    expect(response.response.status).toBe(500);
+    expect(await stored(host)).toBe(true);
+    expect(await eventsAbout(host)).toEqual(before);
   });
 
   it('accepts each profile, and the hostname in any case', async () => {

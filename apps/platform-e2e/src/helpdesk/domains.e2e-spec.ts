@@ -1,4 +1,4 @@
-import { singleError } from '@platform/testing';
+import { singleError, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryAsSent } from '../support/sent-as-is';
 import { CNAME_TARGET, HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
@@ -27,6 +27,9 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
       headers: authorization === null ? {} : { authorization },
       body: body as never,
     });
+  /** The tenant's webhook events about the domain `hostname`, oldest first. */
+  const eventsAbout = async (hostname: string) =>
+    (await new WebhookEventFixtures(h.platform.dataSource).eventsOf(h.tenantID)).filter((event) => event.data.domain === hostname);
   const list = (authorization: string | null = h.owner, tenantID = h.tenantID, query = '') =>
     h.platform.api.helpdesk.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', {
       params: { path: { tenantID }, query: queryAsSent(query) },
@@ -51,6 +54,29 @@ describe('helpdesk domains: add and list (plugins-helpdesk)', () => {
         statusReason: CNAME_REASON('ajuda.acme-atendimento.com.br'),
       });
       expect(new Date(response.data!.domain.lastCheckedAt!).toISOString()).toBe(response.data!.domain.lastCheckedAt);
+    });
+
+    it('leaves exactly one helpdeskDomain.added event, with the stored status', async () => {
+      const host = 'eventos.acme-atendimento.com.br';
+      expect((await add(host)).response.status).toBe(201);
+      expect(await eventsAbout(host)).toEqual([
+        {
+          type: 'helpdeskDomain.added',
+          version: 1,
+          orderingKey: expect.stringMatching(/^helpdeskDomain:[0-9a-f-]{36}$/),
+          data: { helpdeskDomainID: expect.any(String), domain: host, status: 'pending' },
+          emittedBy: 'plugins-helpdesk',
+        },
+      ]);
+      const [added] = await eventsAbout(host);
+      expect(added.orderingKey).toBe(`helpdeskDomain:${added.data.helpdeskDomainID}`);
+    });
+
+    it('leaves no event when the add fails before it commits', async () => {
+      const host = 'sem-evento.acme-atendimento.com.br';
+      const response = await withTableMissing(h.platform.dataSource, 'webhook_events', () => add(host));
+      expect(response.response.status).toBe(500);
+      expect(await eventsAbout(host)).toEqual([]);
     });
 
     it('accepts the owner, the helpdesk plugin and its connection on the tenant; refuses a member with 403 1004', async () => {

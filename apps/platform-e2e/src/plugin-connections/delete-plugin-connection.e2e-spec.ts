@@ -1,5 +1,5 @@
 import { CredentialStore } from '@platform/auth';
-import { PluginConnectionFixture, singleError } from '@platform/testing';
+import { PluginConnectionFixture, singleError, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
@@ -26,6 +26,9 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       .status === 200;
   const cancellationOf = async (subscriptionItemId: string): Promise<{ completed_at: Date | null; attempts: number }> =>
     (await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]))[0];
+  /** The tenant's webhook events about the connection, oldest first. */
+  const connectionEvents = async (pluginConnectionID: string) =>
+    (await new WebhookEventFixtures(platform.dataSource).eventsOf(tenantID)).filter((event) => event.data.pluginConnectionID === pluginConnectionID);
   const statusOf = async (connectionID: string) =>
     (await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connectionID]))[0]?.status;
 
@@ -116,6 +119,32 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       expect({ status: response.response.status, body: response.data }).toMatchObject({ status: 200, body: { data: { deleted: true } } });
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
       expect(await tokenWorks(connection)).toBe(false);
+    });
+
+    it('leaves exactly one pluginConnection.removed event', async () => {
+      const plugin = await platform.fixtures.plugin({ name: 'Pesquisa de satisfação' });
+      const connection = await platform.fixtures.connection(tenantID, plugin.pluginID);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
+      expect(await connectionEvents(connection.pluginConnectionID)).toEqual([
+        {
+          type: 'pluginConnection.removed',
+          version: 1,
+          orderingKey: `pluginConnection:${connection.pluginConnectionID}`,
+          data: { pluginConnectionID: connection.pluginConnectionID, pluginID: plugin.pluginID, pluginName: 'Pesquisa de satisfação' },
+          emittedBy: 'core-tenants',
+        },
+      ]);
+      expect((await remove(connection.pluginConnectionID)).response.status).toBe(404);
+      expect(await connectionEvents(connection.pluginConnectionID)).toHaveLength(1);
+    });
+
+    it('keeps the connection live, and leaves no event, when the removal cannot commit', async () => {
+      const connection = await connectionOf('plain');
+      const response = await withTableMissing(platform.dataSource, 'webhook_events', () => remove(connection.pluginConnectionID));
+      expect(response.response.status).toBe(500);
+      expect(await statusOf(connection.pluginConnectionID)).toBe('live');
+      expect(await tokenWorks(connection)).toBe(true);
+      expect(await connectionEvents(connection.pluginConnectionID)).toEqual([]);
     });
 
     it('deletes a hosted connection\'s VM first, then removes the connection', async () => {

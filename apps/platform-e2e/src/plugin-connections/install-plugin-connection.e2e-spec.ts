@@ -1,4 +1,4 @@
-import { singleError } from '@platform/testing';
+import { singleError, WebhookEventFixtures, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
@@ -24,6 +24,9 @@ describe('installing plugins', () => {
     });
   const readTenant = (authorization: string) => platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization } });
   const connectionAuthorization = (id: string, token: string) => `PluginConnection ${Buffer.from(`${id}:${token}`).toString('base64')}`;
+  /** The tenant's webhook events about connections of `pluginID`, oldest first. */
+  const connectionEvents = async (pluginID: string) =>
+    (await new WebhookEventFixtures(platform.dataSource).eventsOf(tenantID)).filter((event) => event.data.pluginID === pluginID);
   const liveConnections = async (pluginID: string) =>
     (await platform.dataSource.query(`SELECT * FROM plugin_connections WHERE plugin_id = $1 AND status = 'live'`, [pluginID])) as Record<string, unknown>[];
 
@@ -100,6 +103,29 @@ describe('installing plugins', () => {
       message: 'This plugin is already installed on this tenant.',
     });
     expect(await liveConnections(plugin.pluginID)).toHaveLength(1);
+  });
+
+  it('leaves exactly one pluginConnection.installed event, then one pluginConnection.removed', async () => {
+    const plugin = await platform.fixtures.plugin({ name: 'Agenda de retornos' });
+    const installed = (await install(plugin.pluginID)).data!.data;
+    const event = (type: string) => ({
+      type,
+      version: 1,
+      orderingKey: `pluginConnection:${installed.pluginConnectionID}`,
+      data: { pluginConnectionID: installed.pluginConnectionID, pluginID: plugin.pluginID, pluginName: 'Agenda de retornos' },
+      emittedBy: 'core-tenants',
+    });
+    expect(await connectionEvents(plugin.pluginID)).toEqual([event('pluginConnection.installed')]);
+    expect((await remove(installed.pluginConnectionID)).response.status).toBe(200);
+    expect(await connectionEvents(plugin.pluginID)).toEqual([event('pluginConnection.installed'), event('pluginConnection.removed')]);
+  });
+
+  it('leaves no connection and no event when the install cannot commit', async () => {
+    const plugin = await platform.fixtures.plugin();
+    const response = await withTableMissing(platform.dataSource, 'webhook_events', () => install(plugin.pluginID));
+    expect([response.response.status, singleError(response.error).error_code]).toEqual([500, 5999]);
+    expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
+    expect(await connectionEvents(plugin.pluginID)).toEqual([]);
   });
 
   it('leaves no connection when the billing provider fails: 502 5002', async () => {

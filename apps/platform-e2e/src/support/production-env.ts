@@ -39,6 +39,7 @@ export function productionEnvironment(app: ProductionApp): Record<string, string
         OPERATOR_JWT_PUBLIC_KEY: key.publicKeyPem,
         SMTP_URL: `smtps://no-reply:${realSecret()}@smtp.mail.internal:465`,
         SIGN_UP_SECRET: realSecret(),
+        WEBHOOK_SECRETS_KEY: realSecret(),
         TRANSPORT_SECRET: realSecret(),
         WHATSAPP_ACCESS_TOKEN: realSecret('EAAG'),
         WHATSAPP_APP_SECRET: realSecret(),

@@ -10,7 +10,7 @@ function setUp() {
   const access = new FakeAccess();
   const provider = new FakeProvider();
   const clock = new FakeClock();
-  const useCase = new AddDomainUseCase(access.asAccess(), table.asRepository(), new HostnameRegistration(provider), clock, SETTINGS, table.audit.asTrail());
+  const useCase = new AddDomainUseCase(access.asAccess(), table.asRepository(), new HostnameRegistration(provider), clock, SETTINGS, table.audit.asTrail(), table.asEvents());
   /** When the key was claimed: after how many access checks, and before how many writes. */
   const claims: { checks: number; writes: number }[] = [];
   const idempotency = { claimKey: async () => void claims.push({ checks: access.checks, writes: table.writes.length }) };
@@ -31,6 +31,26 @@ describe('AddDomainUseCase', () => {
     expect(provider.calls).toEqual([`register ${HOSTNAME}`]);
     expect(table.find(TENANT, HOSTNAME)).toMatchObject({ providerID: 'cf-1', status: 'pending' });
     expect(table.helpCenters.size).toBe(1);
+  });
+
+  it('emits helpdeskDomain.added with the stored status, in the transaction that stores it', async () => {
+    const { table, add } = setUp();
+    await add();
+    const { id } = table.find(TENANT, HOSTNAME)!;
+    expect(table.webhooks.events).toEqual([
+      {
+        runner: table.runner,
+        tenantID: TENANT,
+        event: { type: 'helpdeskDomain.added', subject: `helpdeskDomain:${id}`, data: { helpdeskDomainID: id, domain: HOSTNAME, status: 'pending' } },
+      },
+    ]);
+  });
+
+  it('emits nothing when the provider fails', async () => {
+    const { table, provider, add } = setUp();
+    provider.failing = true;
+    await add().catch(() => undefined);
+    expect(table.webhooks.events).toEqual([]);
   });
 
   it('stores it active, verified now, when the provider already serves it with a certificate', async () => {

@@ -7,6 +7,7 @@ import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainStatusResponse } from './domain.dto';
+import { DomainEvents } from './domain-events';
 import { domainStateOf } from './domain-state';
 import { domainView } from './domain-view';
 import { DomainsRepository } from './domains.repository';
@@ -25,7 +26,8 @@ export interface AddDomainCommand {
  * Adds a custom domain to the tenant's help center: reserve the hostname
  * (unique platform-wide, within the tenant's domain limit), register it at
  * the provider, store what the provider says. A provider failure releases the
- * reservation (502 1122). Among operators only owners add: each domain costs
+ * reservation (502 1122). The domain, its audit record and its
+ * `helpdeskDomain.added` event commit together, once the provider answered. Among operators only owners add: each domain costs
  * a hostname of the platform's provider quota and, until it expires, holds a
  * name no other tenant can add.
  */
@@ -38,6 +40,7 @@ export class AddDomainUseCase {
     private readonly clock: Clock,
     @Inject(HELPDESK_SETTINGS) private readonly settings: HelpdeskSettings,
     private readonly audit: AuditTrail,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ principal, tenantID, hostname, idempotency }: AddDomainCommand): Promise<DomainStatusResponse> {
@@ -58,7 +61,10 @@ export class AddDomainUseCase {
     const state = domainStateOf(provisioned, this.settings.cnameTarget);
     const stored = await this.domains.transaction(async (runner) => {
       const checked = await this.domains.recordCheck(scope, reserved.id, { providerID: provisioned.id, status: state.status, checkedAt: this.clock.now() }, runner);
-      if (checked) await this.audit.record(runner, scope, { action: 'helpdeskDomain.added', targetID: hostname, summary: { status: checked.status } });
+      if (checked) {
+        await this.audit.record(runner, scope, { action: 'helpdeskDomain.added', targetID: hostname, summary: { status: checked.status } });
+        await this.events.added(runner, scope, checked);
+      }
       return checked;
     });
     // Removed by a concurrent DELETE while it was being registered.

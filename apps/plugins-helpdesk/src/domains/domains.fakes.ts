@@ -1,10 +1,11 @@
 import type { SqlRunner } from '@platform/database';
-import { RecordingAuditTrail } from '@platform/testing';
+import { RecordingAuditTrail, RecordingWebhookEvents } from '@platform/testing';
 import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
 import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../domain-provider/custom-hostname-provider';
 import type { HelpdeskAccess, HelpdeskRequirement } from '../helpdesk-access/helpdesk-access.service';
 import type { HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
+import { DomainEvents } from './domain-events';
 import type { DomainCheck, DomainsRepository, HostnameEntry, StoredDomain } from './domains.repository';
 import type { HostnameDirectory } from './hostname-directory';
 import { REFRESH_WINDOW_MS, RefreshThrottle, ThrottleVerdict } from './refresh-throttle';
@@ -31,6 +32,8 @@ export const OPERATOR: Principal = { kind: 'operator', operatorID: '0f1e2d3c-4b5
 export class FakeDomains {
   /** What the use cases recorded in the audit log, and the runner of their transactions. */
   readonly audit = new RecordingAuditTrail();
+  /** What the use cases emitted to webhooks, and the runner of their transactions. */
+  readonly webhooks = new RecordingWebhookEvents();
   readonly runner: SqlRunner = { query: async () => [] };
   readonly domains: StoredDomain[] = [];
   readonly helpCenters = new Map<string, string>();
@@ -70,13 +73,14 @@ export class FakeDomains {
         const domain = this.domains.find((row) => row.id === domainID && row.tenantID === scope.tenantID);
         if (!domain) return undefined;
         this.writes.push(`checked ${domain.hostname}`);
+        const previousStatus = domain.status;
         Object.assign(domain, {
           providerID: check.providerID,
           status: check.status,
           lastCheckedAt: check.checkedAt,
           verifiedAt: check.status === 'active' && !domain.verifiedAt ? check.checkedAt : domain.verifiedAt,
         });
-        return { ...domain };
+        return { ...domain, previousStatus };
       },
       remove: async (scope: TenantScope, domainID: string) => {
         const index = this.domains.findIndex((row) => row.id === domainID && row.tenantID === scope.tenantID);
@@ -102,6 +106,11 @@ export class FakeDomains {
       },
     };
     return repository as DomainsRepository;
+  }
+
+  /** The domain events the use cases emit, into `webhooks`. */
+  asEvents(): DomainEvents {
+    return new DomainEvents(this.webhooks.asEvents());
   }
 
   private ofTenant(scope: TenantScope): StoredDomain[] {

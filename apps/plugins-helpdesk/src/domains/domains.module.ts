@@ -3,6 +3,7 @@ import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { CloudflareCustomHostnames, CloudflareSettings } from '../domain-provider/cloudflare-custom-hostnames';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { AddDomainUseCase } from './add-domain.use-case';
+import { DomainEvents } from './domain-events';
 import { DomainsController } from './domains.controller';
 import { DomainsRepository } from './domains.repository';
 import { ExpiredDomainsRepository } from './expired-domains.repository';
@@ -29,6 +30,7 @@ export class DomainsModule {
           inject: [PlatformMetrics],
         },
         DomainsRepository,
+        DomainEvents,
         ExpiredDomainsRepository,
         PendingDomainExpiry,
         HostnameDirectory,

@@ -15,6 +15,9 @@ export interface StoredDomain {
   verifiedAt: Date | null;
 }
 
+/** A domain as a check left it, with the status it had before (locked, so no other change came between). */
+export type CheckedDomain = StoredDomain & { previousStatus: HelpdeskDomainStatus };
+
 /** Which help center a hostname serves. */
 export interface HostnameEntry {
   tenantID: string;
@@ -54,14 +57,16 @@ const RESERVE_WITHIN_LIMIT = sql<StoredDomain, [tenantID: string, helpCenterID: 
        RETURNING ${COLUMNS}`,
 );
 
-const RECORD_CHECK = sql<StoredDomain, [id: string, tenantID: string, providerID: string, status: HelpdeskDomainStatus, checkedAt: Date]>(
-  `UPDATE helpdesk_domains
+const RECORD_CHECK = sql<CheckedDomain, [id: string, tenantID: string, providerID: string, status: HelpdeskDomainStatus, checkedAt: Date]>(
+  `WITH before AS (SELECT id AS before_id, status AS previous_status FROM helpdesk_domains WHERE id = $1 AND tenant_id = $2 FOR UPDATE)
+       UPDATE helpdesk_domains
           SET provider_id = $3,
               status = $4,
               last_checked_at = $5,
               verified_at = CASE WHEN $4 = 'active' AND verified_at IS NULL THEN $5 ELSE verified_at END
-        WHERE id = $1 AND tenant_id = $2
-        RETURNING ${COLUMNS}`,
+         FROM before
+        WHERE id = before.before_id
+        RETURNING ${COLUMNS}, before.previous_status AS "previousStatus"`,
 );
 
 const REMOVE = sql<never, [id: string, tenantID: string]>('DELETE FROM helpdesk_domains WHERE id = $1 AND tenant_id = $2');
@@ -128,7 +133,7 @@ export class DomainsRepository extends TransactionalRepository {
    * time the domain is seen active, and never moved afterwards. Undefined when
    * the domain was removed meanwhile.
    */
-  async recordCheck(scope: TenantScope, domainID: string, check: DomainCheck, runner: SqlRunner = this.dataSource): Promise<StoredDomain | undefined> {
+  async recordCheck(scope: TenantScope, domainID: string, check: DomainCheck, runner: SqlRunner = this.dataSource): Promise<CheckedDomain | undefined> {
     return firstRow(runner, RECORD_CHECK, [domainID, scope.tenantID, check.providerID, check.status, check.checkedAt]);
   }
 

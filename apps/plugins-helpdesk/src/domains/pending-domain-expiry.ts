@@ -4,6 +4,7 @@ import { trustedTenantScope } from '@platform/auth';
 import { PeriodicSweep } from '@platform/database';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
+import { DomainEvents } from './domain-events';
 import { DomainsRepository } from './domains.repository';
 import { ExpiredDomain, ExpiredDomainsRepository } from './expired-domains.repository';
 import { HostnameDirectory } from './hostname-directory';
@@ -36,7 +37,8 @@ export interface ExpirySweepResult {
  * every replica) tries again; if the process dies after the provider's
  * delete, the next sweep's delete meets "no such hostname", which counts as
  * done. The lock keeps a refresh from recording the domain while it is being
- * removed, and another replica from removing it twice at once.
+ * removed, and another replica from removing it twice at once. The drop
+ * and its `helpdeskDomain.removed` event commit together.
  */
 @Injectable()
 export class PendingDomainExpiry implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -51,6 +53,7 @@ export class PendingDomainExpiry implements OnApplicationBootstrap, OnApplicatio
     private readonly throttle: RefreshThrottle,
     private readonly clock: Clock,
     @Inject(HELPDESK_SETTINGS) private readonly settings: HelpdeskSettings,
+    private readonly events: DomainEvents,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -99,7 +102,8 @@ export class PendingDomainExpiry implements OnApplicationBootstrap, OnApplicatio
         // No provider id: an add stopped between reserving and registering; the record, if any, is found by name.
         const providerID = stored ?? (await this.provider.findByHostname(hostname))?.id;
         if (providerID) await this.provider.remove(providerID);
-        await this.domains.remove(trustedTenantScope(tenantID), id, runner);
+        const scope = trustedTenantScope(tenantID);
+        if (await this.domains.remove(scope, id, runner)) await this.events.removed(runner, scope, { id, hostname });
       });
     } catch (error) {
       if (!attempt.domain) throw error;

@@ -13,7 +13,7 @@ function setUp() {
   const provider = new FakeProvider();
   const throttle = new FakeThrottle();
   const clock = new FakeClock();
-  const useCase = new RefreshDomainUseCase(access.asAccess(), table.asRepository(), throttle.asThrottle(), provider, new HostnameRegistration(provider), clock, SETTINGS, table.audit.asTrail());
+  const useCase = new RefreshDomainUseCase(access.asAccess(), table.asRepository(), throttle.asThrottle(), provider, new HostnameRegistration(provider), clock, SETTINGS, table.audit.asTrail(), table.asEvents());
   const refresh = (hostname = HOSTNAME) => useCase.execute({ principal: OPERATOR, tenantID: TENANT, hostname });
   /** A domain added earlier: held at the provider, stored pending. */
   const added = () => table.seed({ hostname: HOSTNAME, providerID: provider.hold(HOSTNAME).id, lastCheckedAt: new Date('2026-03-01T00:00:00.000Z') });
@@ -33,6 +33,27 @@ describe('RefreshDomainUseCase', () => {
       statusReason: expect.stringContaining('Domínio ativo'),
     });
     expect(provider.calls).toEqual([`find ${domain.providerID}`]);
+  });
+
+  it('emits helpdeskDomain.statusChanged for a change of status, in the transaction that records it, and nothing otherwise', async () => {
+    const { table, provider, clock, refresh, added } = setUp();
+    const domain = added();
+    await refresh();
+    expect(table.webhooks.events).toEqual([]);
+    provider.answer = ACTIVE;
+    clock.advance(10_000);
+    await refresh();
+    expect(table.webhooks.events).toEqual([
+      {
+        runner: table.runner,
+        tenantID: TENANT,
+        event: {
+          type: 'helpdeskDomain.statusChanged',
+          subject: `helpdeskDomain:${domain.id}`,
+          data: { helpdeskDomainID: domain.id, domain: HOSTNAME, previousStatus: 'pending', status: 'active' },
+        },
+      },
+    ]);
   });
 
   it('stays pending with the reason while the provider has not activated it', async () => {

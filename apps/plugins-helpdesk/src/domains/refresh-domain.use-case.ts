@@ -7,6 +7,7 @@ import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provi
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainStatusResponse } from './domain.dto';
+import { DomainEvents } from './domain-events';
 import { domainStateOf } from './domain-state';
 import { domainView } from './domain-view';
 import { DomainsRepository } from './domains.repository';
@@ -37,6 +38,7 @@ export class RefreshDomainUseCase {
     private readonly clock: Clock,
     @Inject(HELPDESK_SETTINGS) private readonly settings: HelpdeskSettings,
     private readonly audit: AuditTrail,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ principal, tenantID, hostname }: RefreshDomainCommand): Promise<DomainStatusResponse> {
@@ -55,6 +57,8 @@ export class RefreshDomainUseCase {
       if (checked && checked.status === 'active' && previousStatus !== 'active') {
         await this.audit.record(runner, scope, { action: 'helpdeskDomain.activated', targetID: domain.hostname, summary: { previousStatus } });
       }
+      // Any change a receiver keeps state by (pending -> active, and back), in the transaction that records it.
+      if (checked) await this.events.statusChanged(runner, scope, checked);
       return checked;
     });
     if (!stored) throw new AppException('HelpdeskNotFound');

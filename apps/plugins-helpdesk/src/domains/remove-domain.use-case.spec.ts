@@ -10,7 +10,7 @@ function setUp() {
   const provider = new FakeProvider();
   const directory = new FakeDirectory();
   const throttle = new FakeThrottle();
-  const useCase = new RemoveDomainUseCase(access.asAccess(), table.asRepository(), provider, directory.asDirectory(), throttle.asThrottle(), table.audit.asTrail());
+  const useCase = new RemoveDomainUseCase(access.asAccess(), table.asRepository(), provider, directory.asDirectory(), throttle.asThrottle(), table.audit.asTrail(), table.asEvents());
   const remove = (hostname = HOSTNAME) => useCase.execute({ principal: OPERATOR, tenantID: TENANT, hostname });
   const added = () => table.seed({ hostname: HOSTNAME, providerID: provider.hold(HOSTNAME).id });
   return { table, access, provider, directory, throttle, remove, added };
@@ -28,6 +28,13 @@ describe('RemoveDomainUseCase', () => {
     expect(directory.forgotten).toEqual([HOSTNAME]);
     expect(throttle.releases).toEqual([domain.id]);
     expect(table.audit.records.map(({ runner, record }) => [runner, record.action, record.targetID])).toEqual([[table.runner, 'helpdeskDomain.removed', HOSTNAME]]);
+    expect(table.webhooks.events).toEqual([
+      {
+        runner: table.runner,
+        tenantID: TENANT,
+        event: { type: 'helpdeskDomain.removed', subject: `helpdeskDomain:${domain.id}`, data: { helpdeskDomainID: domain.id, domain: HOSTNAME } },
+      },
+    ]);
   });
 
   it('keeps the entry, and the cache, when the provider fails (502 1122), so the call can be repeated', async () => {
@@ -37,6 +44,7 @@ describe('RemoveDomainUseCase', () => {
     expect(await outcomeOf(remove())).toBe('DomainProvisioning');
     expect(table.find(TENANT, HOSTNAME)).toBeDefined();
     expect(table.writes).toEqual([]);
+    expect(table.webhooks.events).toEqual([]);
     expect(directory.forgotten).toEqual([]);
     provider.failing = false;
     expect(await outcomeOf(remove())).toBe('ok');

@@ -5,6 +5,7 @@ import { AppException } from '@platform/errors';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { DomainRemoved } from './domain.dto';
+import { DomainEvents } from './domain-events';
 import { DomainsRepository } from './domains.repository';
 import { HostnameDirectory } from './hostname-directory';
 import { RefreshThrottle } from './refresh-throttle';
@@ -33,6 +34,7 @@ export class RemoveDomainUseCase {
     private readonly directory: HostnameDirectory,
     private readonly throttle: RefreshThrottle,
     private readonly audit: AuditTrail,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ principal, tenantID, hostname }: RemoveDomainCommand): Promise<DomainRemoved> {
@@ -46,6 +48,7 @@ export class RemoveDomainUseCase {
     await this.domains.transaction(async (runner) => {
       if (await this.domains.remove(scope, domain.id, runner)) {
         await this.audit.record(runner, scope, { action: 'helpdeskDomain.removed', targetID: domain.hostname, summary: { providerRemoved: Boolean(providerID) } });
+        await this.events.removed(runner, scope, domain);
       }
     });
     await this.directory.forget(hostname);

@@ -1,19 +1,20 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
-import { ApplyTemplateStatusUseCase } from './apply-template-status.use-case';
-import { CampaignModelsListRepository } from './campaign-models-list.repository';
-import { CampaignModelsController } from './campaign-models.controller';
-import { CampaignModelsRepository } from './campaign-models.repository';
-import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
-import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
-import { ListCampaignModelsUseCase } from './list-campaign-models.use-case';
-import { MESSAGE_TEMPLATE_PROVIDER, SubmissionOutcome } from './provider/message-template-provider';
-import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './provider/whatsapp-cloud.adapter';
-import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './template-submission.job';
-import { TemplateSubmission } from './template-submission';
-import { WEBHOOK_APP_SECRET } from './template-status-webhook';
-import { TemplateStatusWebhookController, WEBHOOK_VERIFY_TOKEN } from './template-status-webhook.controller';
-import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
+import { CampaignModelsListRepository } from './models/campaign-models-list.repository';
+import { CampaignModelsController } from './models/campaign-models.controller';
+import { CampaignModelsRepository } from './models/campaign-models.repository';
+import { CreateCampaignModelUseCase } from './models/create-campaign-model.use-case';
+import { GetCampaignModelUseCase } from './models/get-campaign-model.use-case';
+import { ListCampaignModelsUseCase } from './models/list-campaign-models.use-case';
+import { MESSAGE_TEMPLATE_PROVIDER, SubmissionOutcome } from './models/provider/message-template.provider';
+import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './models/provider/whatsapp-cloud-template.provider';
+import { TemplateSubmission } from './models/template-submission';
+import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './models/template-submission.job';
+import { UpdateCampaignModelUseCase } from './models/update-campaign-model.use-case';
+import { ApplyTemplateStatusUseCase } from './template-status/apply-template-status.use-case';
+import { TemplateStatusWebhookController } from './template-status/template-status-webhook.controller';
+import { WEBHOOK_APP_SECRET } from './template-status/webhook-signature.guard';
+import { WEBHOOK_VERIFY_TOKEN } from './template-status/webhook-verify-token.guard';
 
 export interface CampaignModelsSettings {
   provider: WhatsAppCloudSettings;

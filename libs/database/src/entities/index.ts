@@ -32,6 +32,14 @@ export { SessionEntity } from './session.entity';
 export { SHORTCUT_SCOPES, ShortcutEntity } from './shortcut.entity';
 export type { ShortcutContent, ShortcutScope } from './shortcut.entity';
 export { TenantEntity } from './tenant.entity';
+export {
+  WEBHOOK_DELIVERY_STATUSES,
+  WebhookDeliveryAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookEventEntity,
+} from './webhook.entities';
+export type { WebhookDeliveryStatus } from './webhook.entities';
 
 import { AuditEventEntity } from './audit-event.entity';
 import { BillingCancellationEntity } from './billing-cancellation.entity';
@@ -55,6 +63,7 @@ import { SessionSummaryEntity } from './session-summary.entity';
 import { SessionEntity } from './session.entity';
 import { ShortcutEntity } from './shortcut.entity';
 import { TenantEntity } from './tenant.entity';
+import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity } from './webhook.entities';
 
 /** Every entity of the platform's database. */
 export const ENTITIES = [
@@ -80,4 +89,8 @@ export const ENTITIES = [
   CampaignModelCountEntity,
   CampaignEntity,
   AuditEventEntity,
+  WebhookEventEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
+  WebhookDeliveryAttemptEntity,
 ];

@@ -11,6 +11,7 @@ import { IdempotencyKeys1764500000000 } from './1764500000000-idempotency-keys';
 import { AuditEvents1764600000000 } from './1764600000000-audit-events';
 import { InstallIntentsAndRestrict1764700000000 } from './1764700000000-install-intents-and-restrict';
 import { HelpdeskPendingDomainExpiry1764730000000 } from './1764730000000-helpdesk-pending-domain-expiry';
+import { Webhooks1764800000000 } from './1764800000000-webhooks';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AuditEvents1764600000000,
   InstallIntentsAndRestrict1764700000000,
   HelpdeskPendingDomainExpiry1764730000000,
+  Webhooks1764800000000,
 ];

@@ -49,7 +49,21 @@ export class CampaignModelsController {
     @Body() body: CreateCampaignModelBody,
     @IdempotencyClaim() idempotency: IdempotencyKeyClaim,
   ): Promise<CampaignModelResponse> {
-    return { campaignModel: await this.createModel.execute({ principal, tenantID: params.tenantID, body, idempotency }) };
+    const campaignModel = await this.createModel.execute({
+      principal,
+      tenantID: params.tenantID,
+      channel: body.campaignModelChannel,
+      channelID: body.campaignModelChannelID,
+      name: body.campaignModelName,
+      type: body.campaignModelType,
+      description: body.campaignModelDescription,
+      gatewayMeta: body.campaignModelGatewayMeta,
+      meta: body.campaignModelMeta,
+      slots: body.campaignModelSlots,
+      tags: body.campaignModelTags,
+      idempotency,
+    });
+    return { campaignModel };
   }
 
   /** Operation 4. */

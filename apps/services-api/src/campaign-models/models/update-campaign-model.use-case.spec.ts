@@ -1,8 +1,7 @@
-import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
-import { fake, FakeTenantAccess, transactionOn } from '@platform/testing';
+import { fake, FakeTenantAccess, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import type { CampaignModelView } from './campaign-model.dto';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
@@ -20,7 +19,6 @@ interface Update {
 
 function setUp(options: { refuseAccess?: boolean } = {}) {
   const updates: Update[] = [];
-  const recorded: { runner: unknown; record: AuditRecord }[] = [];
   const transaction = { query: async () => [] };
   const model = { campaignModelID: modelID, campaignModelMeta: { a: 1 }, campaignModelTags: ['x'] } as unknown as CampaignModelView;
   const tenantAccess = new FakeTenantAccess();
@@ -35,9 +33,9 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
       return { ...model, campaignModelMeta: changes.meta ?? model.campaignModelMeta, campaignModelTags: changes.tags ?? model.campaignModelTags };
     },
   });
-  const audit = fake<AuditTrail>({ record: async (runner: unknown, _scope: TenantScope, record: AuditRecord) => void recorded.push({ runner, record }) });
-  const useCase = new UpdateCampaignModelUseCase(access, models, audit);
-  return { updates, recorded, transaction, update: (id: string, changes: Update['changes']) => useCase.execute({ principal, tenantID, campaignModelID: id, ...changes }) };
+  const audit = new RecordingAuditTrail();
+  const useCase = new UpdateCampaignModelUseCase(access, models, audit.asTrail());
+  return { updates, recorded: audit.records, transaction, update: (id: string, changes: Update['changes']) => useCase.execute({ principal, tenantID, campaignModelID: id, ...changes }) };
 }
 
 const codeOf = (error: unknown) => (error instanceof AppException ? { status: error.status, code: error.code } : error);
@@ -53,7 +51,9 @@ describe('UpdateCampaignModelUseCase (operation 3)', () => {
   it('records campaignModel.updated, naming what changed, in the transaction of the update', async () => {
     const { update, recorded, transaction } = setUp();
     await update(modelID, { tags: ['y'] });
-    expect(recorded).toEqual([{ runner: transaction, record: { action: 'campaignModel.updated', targetID: modelID, summary: { changed: ['campaignModelTags'] } } }]);
+    expect(recorded).toEqual([
+      { runner: transaction, tenantID, record: { action: 'campaignModel.updated', targetID: modelID, summary: { changed: ['campaignModelTags'] } } },
+    ]);
   });
 
   it('records nothing for a model absent from the tenant', async () => {

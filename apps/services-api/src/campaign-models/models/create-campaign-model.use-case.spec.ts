@@ -3,12 +3,12 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
-import { fake } from '@platform/testing';
+import { fake, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
-import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
-import type { CampaignModelsRepository, ConnectedChannel, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
-import { CreateCampaignModelUseCase } from './create-campaign-model.use-case';
-import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template-provider';
+import type { CampaignModelView } from './campaign-model.dto';
+import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
+import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
+import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
 import { TemplateSubmission } from './template-submission';
 import type { TemplateSubmissionJobs } from './template-submission.job';
 
@@ -28,11 +28,13 @@ interface StoredModel extends NewCampaignModel {
 
 /** Campaign models and their channel as the repository keeps them: one transaction at a time, names unique per channel. */
 class FakeModels {
-  readonly channels: ConnectedChannel[] = [{ id: channelID, channel: 'whatsapp', accountId: 'waba-1', credentialsRef: 'vault:waba-1' }];
+  readonly channels: ConnectedChannel[] = [{ id: channelID, channel: 'whatsapp', accountID: 'waba-1', credentialsRef: 'vault:waba-1' }];
   readonly models: StoredModel[] = [];
   /** Names a concurrent create takes between our read of the names and our insert. */
   readonly takenConcurrently = new Set<string>();
   readonly scopes: TenantScope[] = [];
+  /** The transaction of each status change recorded. */
+  readonly statusRunners: SqlRunner[] = [];
 
   asRepository(): CampaignModelsRepository {
     return fake<CampaignModelsRepository>({
@@ -69,18 +71,31 @@ class FakeModels {
       findSubmissionSubject: async (id: string): Promise<SubmissionSubject | undefined> => {
         const model = this.models.find((stored) => stored.id === id);
         if (!model) return undefined;
-        const { accountId, credentialsRef } = this.channels[0];
-        return { id, status: model.status, name: model.name, language: model.language, type: model.type, slots: model.slots, accountId, credentialsRef };
+        const { accountID, credentialsRef } = this.channels[0];
+        return {
+          id,
+          tenantID: model.tenantID,
+          status: model.status,
+          name: model.name,
+          language: model.language,
+          type: model.type,
+          slots: model.slots,
+          accountID,
+          credentialsRef,
+        };
       },
-      recordAccepted: async (id: string, externalID: string, status: CampaignModelStatus) => this.update(id, { status, externalID }),
-      recordRefused: async (id: string) => this.update(id, { status: 'refused' }),
+      recordAccepted: async (runner: SqlRunner, id: string, externalID: string, status: CampaignModelStatus) => this.update(runner, id, { status, externalID }),
+      recordRefused: async (runner: SqlRunner, id: string) => this.update(runner, id, { status: 'refused' }),
       recordUnavailable: async () => undefined,
     });
   }
 
-  private update(id: string, changes: Partial<StoredModel>): void {
+  private update(runner: SqlRunner, id: string, changes: Partial<StoredModel> & { status: CampaignModelStatus }): ModelStatusChange | undefined {
     const model = this.models.find((stored) => stored.id === id && stored.status === 'awaiting_submission');
-    if (model) Object.assign(model, changes);
+    if (!model) return undefined;
+    Object.assign(model, changes);
+    this.statusRunners.push(runner);
+    return { campaignModelID: id, tenantID: model.tenantID, name: model.name, previousStatus: 'awaiting_submission', status: changes.status };
   }
 }
 
@@ -121,22 +136,22 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
     },
   });
   const repository = models.asRepository();
-  const useCase = new CreateCampaignModelUseCase(access, repository, new TemplateSubmission(repository, provider), jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
-  const create = (body: Partial<CreateCampaignModelBody> = {}) =>
+  const webhooks = new RecordingWebhookEvents();
+  const submission = new TemplateSubmission(repository, provider, webhooks.asEvents());
+  const useCase = new CreateCampaignModelUseCase(access, repository, submission, jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
+  const create = (overrides: Partial<CreateCampaignModelCommand> = {}) =>
     useCase.execute({
       principal,
       tenantID,
       idempotency: NO_IDEMPOTENCY_KEY,
-      body: {
-        campaignModelChannel: 'whatsapp',
-        campaignModelChannelID: channelID,
-        campaignModelName: 'Order update',
-        campaignModelType: 'UTILITY',
-        campaignModelSlots: { body: { text: 'Your order is on its way' } },
-        ...body,
-      } as CreateCampaignModelBody,
+      channel: 'whatsapp',
+      channelID,
+      name: 'Order update',
+      type: 'UTILITY',
+      slots: { body: { text: 'Your order is on its way' } },
+      ...overrides,
     });
-  return { models, provider, jobs, checked, create };
+  return { models, provider, jobs, checked, webhooks, create };
 }
 
 const codeOf = (error: unknown) => (error instanceof AppException ? { status: error.status, code: error.code } : error);
@@ -155,6 +170,42 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
     expect(provider.submitted.map((template) => template.name)).toEqual(['order_update']);
     expect(created).toMatchObject({ campaignModelID: stored.id, campaignModelName: 'order_update', campaignModelStatus: 'evaluating' });
     expect(created).not.toHaveProperty('language');
+  });
+
+  it('emits campaignModel.statusChanged, in the transaction that records the provider\'s answer', async () => {
+    const { models, provider, webhooks, create } = setUp();
+    await create();
+    provider.outcome = { kind: 'refused', errorCode: 2388299, errorMessage: 'Invalid parameter', raw: {} };
+    await create({ name: 'Refused' });
+
+    const [accepted, refused] = models.models;
+    expect(webhooks.events.map(({ tenantID, event }) => ({ tenantID, event }))).toEqual([
+      {
+        tenantID,
+        event: {
+          type: 'campaignModel.statusChanged',
+          subject: `campaignModel:${accepted.id}`,
+          data: { campaignModelID: accepted.id, name: 'order_update', previousStatus: 'awaiting_submission', status: 'evaluating', reason: null },
+        },
+      },
+      {
+        tenantID,
+        event: {
+          type: 'campaignModel.statusChanged',
+          subject: `campaignModel:${refused.id}`,
+          data: { campaignModelID: refused.id, name: 'refused', previousStatus: 'awaiting_submission', status: 'refused', reason: 'Invalid parameter' },
+        },
+      },
+    ]);
+    expect(webhooks.events.map(({ runner }) => runner)).toEqual(models.statusRunners);
+    expect(new Set(models.statusRunners).size).toBe(2);
+  });
+
+  it('emits nothing while the model awaits submission', async () => {
+    const { provider, webhooks, create } = setUp();
+    provider.outcome = { kind: 'unavailable', reason: 'timeout' };
+    await create();
+    expect(webhooks.events).toEqual([]);
   });
 
   it('takes the first free suffix when the name is taken on the channel', async () => {
@@ -187,7 +238,7 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
 
   it('answers 409 1066 for a name with nothing valid left', async () => {
     const { create } = setUp();
-    await expect(create({ campaignModelName: '!!!' }).catch(codeOf)).resolves.toEqual({ status: 409, code: 1066 });
+    await expect(create({ name: '!!!' }).catch(codeOf)).resolves.toEqual({ status: 409, code: 1066 });
   });
 
   it('keeps the model awaiting submission, with its job, when the provider is unavailable', async () => {
@@ -210,9 +261,9 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
 
   it('refuses a channel not connected on the tenant, a mismatched channel and a malformed language (400 1002)', async () => {
     const { models, create } = setUp();
-    await expect(create({ campaignModelChannelID: '00000000-0000-4000-8000-000000000000' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
-    await expect(create({ campaignModelChannel: 'telegram' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
-    await expect(create({ campaignModelGatewayMeta: { language: 'portuguese' } }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ channelID: '00000000-0000-4000-8000-000000000000' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ channel: 'telegram' }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
+    await expect(create({ gatewayMeta: { language: 'portuguese' } }).catch(codeOf)).resolves.toEqual({ status: 400, code: 1002 });
     expect(models.models).toEqual([]);
   });
 

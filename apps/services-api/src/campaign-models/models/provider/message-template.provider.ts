@@ -8,7 +8,7 @@ export const MESSAGE_TEMPLATE_PROVIDER = Symbol('MESSAGE_TEMPLATE_PROVIDER');
 /** The connected channel a template belongs to. */
 export interface TemplateAccount {
   /** WhatsApp Business Account id. */
-  accountId: string;
+  accountID: string;
   /** Where the channel's credentials live (docs/campaign-models.md). */
   credentialsRef: string;
 }

@@ -20,7 +20,7 @@ export const VIEW_COLUMNS = `
 export interface ConnectedChannel {
   id: string;
   channel: string;
-  accountId: string;
+  accountID: string;
   credentialsRef: string;
 }
 
@@ -41,12 +41,13 @@ export interface NewCampaignModel {
 /** What the submission needs of a model and its channel. */
 export interface SubmissionSubject {
   id: string;
+  tenantID: string;
   status: CampaignModelStatus;
   name: string;
   language: string;
   type: string;
   slots: Slots;
-  accountId: string;
+  accountID: string;
   credentialsRef: string;
 }
 
@@ -56,7 +57,7 @@ const NAME_INDEX = 'campaign_models_tenant_channel_name_key';
 type ViewWithLanguage = CampaignModelView & { language: string };
 
 const CONNECTED_CHANNEL = sql<ConnectedChannel, [channelID: string, tenantID: string]>(
-  `SELECT id, channel, account_id AS "accountId", credentials_ref AS "credentialsRef"
+  `SELECT id, channel, account_id AS "accountID", credentials_ref AS "credentialsRef"
          FROM messaging_channels WHERE id = $1 AND tenant_id = $2 AND status = 'connected'`,
 );
 
@@ -104,37 +105,54 @@ const UPDATE_META_AND_TAGS = sql<CampaignModelView, [campaignModelID: string, te
 );
 
 const SUBMISSION_SUBJECT = sql<SubmissionSubject, [campaignModelID: string]>(
-  `SELECT m.id, m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountId", c.credentials_ref AS "credentialsRef"
+  `SELECT m.id, m.tenant_id AS "tenantID", m.status, m.name, m.language, m.type, m.slots, c.account_id AS "accountID", c.credentials_ref AS "credentialsRef"
          FROM campaign_models m JOIN messaging_channels c ON c.id = m.channel_id
         WHERE m.id = $1`,
 );
 
-const RECORD_ACCEPTED = sql<never, [campaignModelID: string, status: CampaignModelStatus, externalID: string, raw: string]>(
-  `UPDATE campaign_models
+/** The columns of a status change, as `ModelStatusChange` names them, for a RETURNING. */
+const STATUS_CHANGE_COLUMNS = `m.id AS "campaignModelID", m.tenant_id AS "tenantID", m.name, m.status`;
+
+const RECORD_ACCEPTED = sql<ModelStatusChange, [campaignModelID: string, status: CampaignModelStatus, externalID: string, raw: string]>(
+  `UPDATE campaign_models m
           SET status = $2, external_id = $3, gateway_raw = $4, submission_attempts = submission_attempts + 1,
               evaluating_at = CASE WHEN $2 = 'evaluating' THEN now() ELSE evaluating_at END,
               approved_at = CASE WHEN $2 = 'approved' THEN now() ELSE approved_at END,
               refused_at = CASE WHEN $2 = 'refused' THEN now() ELSE refused_at END,
               updated_at = now()
-        WHERE id = $1 AND status = 'awaiting_submission'`,
+        WHERE id = $1 AND status = 'awaiting_submission'
+        RETURNING ${STATUS_CHANGE_COLUMNS}, 'awaiting_submission' AS "previousStatus"`,
 );
 
-const RECORD_REFUSED = sql<never, [campaignModelID: string, errorCode: number, errorMessage: string, raw: string]>(
-  `UPDATE campaign_models
+const RECORD_REFUSED = sql<ModelStatusChange, [campaignModelID: string, errorCode: number, errorMessage: string, raw: string]>(
+  `UPDATE campaign_models m
           SET status = 'refused', refused_at = now(), error_code = $2, error_message = $3, gateway_raw = $4,
               submission_attempts = submission_attempts + 1, updated_at = now()
-        WHERE id = $1 AND status = 'awaiting_submission'`,
+        WHERE id = $1 AND status = 'awaiting_submission'
+        RETURNING ${STATUS_CHANGE_COLUMNS}, 'awaiting_submission' AS "previousStatus"`,
 );
 
 const RECORD_UNAVAILABLE = sql<never, [campaignModelID: string]>(
   `UPDATE campaign_models SET submission_attempts = submission_attempts + 1 WHERE id = $1 AND status = 'awaiting_submission'`,
 );
 
+/**
+ * The models to move, locked first so that the status each had before is
+ * the one this update replaces (a concurrent update is waited for, and the
+ * conditions are checked again on what it left).
+ */
 const APPLY_PROVIDER_STATUS = sql<
-  never,
+  ModelStatusChange,
   [externalID: string, accountID: string, status: CampaignModelStatus, occurredAt: Date, reason: string | null, lastStatusUpdate: string]
 >(
-  `UPDATE campaign_models m
+  `WITH moving AS (
+         SELECT m.id, m.status FROM campaign_models m JOIN messaging_channels c ON c.id = m.channel_id
+          WHERE m.external_id = $1 AND c.account_id = $2
+            AND m.status <> $3
+            AND (m.provider_status_at IS NULL OR m.provider_status_at <= $4)
+            FOR UPDATE OF m
+       )
+       UPDATE campaign_models m
           SET status = $3,
               provider_status_at = $4,
               evaluating_at = CASE WHEN $3 = 'evaluating' THEN $4 ELSE m.evaluating_at END,
@@ -144,11 +162,19 @@ const APPLY_PROVIDER_STATUS = sql<
               error_message = CASE WHEN $3 = 'refused' THEN COALESCE($5, m.error_message) END,
               gateway_raw = m.gateway_raw || jsonb_build_object('lastStatusUpdate', $6::jsonb),
               updated_at = now()
-         FROM messaging_channels c
-        WHERE m.external_id = $1 AND c.id = m.channel_id AND c.account_id = $2
-          AND m.status <> $3
-          AND (m.provider_status_at IS NULL OR m.provider_status_at <= $4)`,
+         FROM moving
+        WHERE m.id = moving.id
+        RETURNING ${STATUS_CHANGE_COLUMNS}, moving.status AS "previousStatus"`,
 );
+
+/** A model that moved from one status to another (what campaignModel.statusChanged tells). */
+export interface ModelStatusChange {
+  campaignModelID: string;
+  tenantID: string;
+  name: string;
+  previousStatus: CampaignModelStatus;
+  status: CampaignModelStatus;
+}
 
 /** A status the provider reported for one of its templates (the webhook), at the provider's event time. */
 export interface ProviderStatusChange {
@@ -236,13 +262,30 @@ export class CampaignModelsRepository extends TransactionalRepository {
     return firstRow(this.dataSource, SUBMISSION_SUBJECT, [campaignModelID]);
   }
 
-  /** The provider holds the template: its id, the status it reported and the matching timestamp. */
-  async recordAccepted(campaignModelID: string, externalID: string, status: CampaignModelStatus, raw: Record<string, unknown>): Promise<void> {
-    await run(this.dataSource, RECORD_ACCEPTED, [campaignModelID, status, externalID, JSON.stringify(raw)]);
+  /**
+   * The provider holds the template: its id, the status it reported and the
+   * matching timestamp, in `runner`'s transaction. The change, or undefined
+   * when the model no longer awaited submission.
+   */
+  async recordAccepted(
+    runner: SqlRunner,
+    campaignModelID: string,
+    externalID: string,
+    status: CampaignModelStatus,
+    raw: Record<string, unknown>,
+  ): Promise<ModelStatusChange | undefined> {
+    return firstRow(runner, RECORD_ACCEPTED, [campaignModelID, status, externalID, JSON.stringify(raw)]);
   }
 
-  async recordRefused(campaignModelID: string, errorCode: number, errorMessage: string, raw: Record<string, unknown>): Promise<void> {
-    await run(this.dataSource, RECORD_REFUSED, [campaignModelID, errorCode, errorMessage, JSON.stringify(raw)]);
+  /** The provider refused the template, in `runner`'s transaction; as recordAccepted. */
+  async recordRefused(
+    runner: SqlRunner,
+    campaignModelID: string,
+    errorCode: number,
+    errorMessage: string,
+    raw: Record<string, unknown>,
+  ): Promise<ModelStatusChange | undefined> {
+    return firstRow(runner, RECORD_REFUSED, [campaignModelID, errorCode, errorMessage, JSON.stringify(raw)]);
   }
 
   async recordUnavailable(campaignModelID: string): Promise<void> {
@@ -254,9 +297,10 @@ export class CampaignModelsRepository extends TransactionalRepository {
    * already or a later update was applied. Found by the provider's template
    * id and account, not by tenant: the webhook is signed by the provider,
    * and the account ties the template to the channel that submitted it.
+   * Runs in `runner`'s transaction; answers the models it moved.
    */
-  async applyProviderStatus(change: ProviderStatusChange): Promise<void> {
-    await run(this.dataSource, APPLY_PROVIDER_STATUS, [
+  async applyProviderStatus(runner: SqlRunner, change: ProviderStatusChange): Promise<ModelStatusChange[]> {
+    return rows(runner, APPLY_PROVIDER_STATUS, [
       change.externalID,
       change.accountID,
       change.status,

@@ -1,9 +1,9 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { SqlRunner } from '@platform/database';
 import type { PgBoss, Queue } from 'pg-boss';
-import { withPropagatedHeaders, WithHeaders } from '../jobs/job-headers';
-import { JobQueueRepository } from '../jobs/job-queue.repository';
-import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../jobs/pg-boss.provider';
+import { withPropagatedHeaders, WithHeaders } from '../../jobs/job-headers';
+import { JobQueueRepository } from '../../jobs/job-queue.repository';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../../jobs/pg-boss.provider';
 import { TemplateSubmission } from './template-submission';
 
 export const TEMPLATE_SUBMISSION_QUEUE = 'campaign-model-submission';

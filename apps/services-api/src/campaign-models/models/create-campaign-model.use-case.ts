@@ -5,7 +5,7 @@ import type { SqlRunner } from '@platform/database';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { candidateName, firstFreeSuffix, MAX_NAME_LENGTH, MAX_NAME_SUFFIX, normaliseTemplateName } from './campaign-model-name';
-import type { CampaignModelView, CreateCampaignModelBody } from './campaign-model.dto';
+import type { CampaignModelView } from './campaign-model.dto';
 import { CampaignModelsRepository, NewCampaignModel } from './campaign-models.repository';
 import { TemplateSubmission } from './template-submission';
 import { TemplateSubmissionJobs } from './template-submission.job';
@@ -17,7 +17,19 @@ const LANGUAGE_CODE = /^[a-z]{2,3}(_[A-Z]{2})?$/;
 export interface CreateCampaignModelCommand {
   principal: OperatorPrincipal;
   tenantID: string;
-  body: CreateCampaignModelBody;
+  /** The messaging channel kind; must be the kind of channelID's channel. */
+  channel: string;
+  /** A messaging channel of the tenant, checked to be connected. */
+  channelID: string;
+  /** The name as asked for, before normalisation. */
+  name: string;
+  type: string;
+  description?: string;
+  /** Provider settings; `language` is checked here, other members are kept as given. */
+  gatewayMeta?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  slots: Slots;
+  tags?: string[];
   /** Claimed right after the access check (docs/idempotency.md, check order). */
   idempotency: IdempotencyKeyClaim;
 }
@@ -38,10 +50,11 @@ export class CreateCampaignModelUseCase {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute({ principal, tenantID, body, idempotency }: CreateCampaignModelCommand): Promise<CampaignModelView> {
-    const scope = await this.access.require(principal, tenantID);
-    await idempotency.claimKey();
-    const gatewayMeta = { ...(body.campaignModelGatewayMeta ?? {}) };
+  async execute(command: CreateCampaignModelCommand): Promise<CampaignModelView> {
+    const { principal } = command;
+    const scope = await this.access.require(principal, command.tenantID);
+    await command.idempotency.claimKey();
+    const gatewayMeta = { ...(command.gatewayMeta ?? {}) };
     const language = gatewayMeta.language ?? DEFAULT_TEMPLATE_LANGUAGE;
     if (typeof language !== 'string' || !LANGUAGE_CODE.test(language)) {
       throw AppException.validation([
@@ -50,32 +63,33 @@ export class CreateCampaignModelUseCase {
     }
     gatewayMeta.language = language;
 
-    const channel = await this.models.findConnectedChannel(scope, body.campaignModelChannelID);
+    // 400 1002 names the request's fields, as the pipe does.
+    const channel = await this.models.findConnectedChannel(scope, command.channelID);
     if (!channel) {
       throw AppException.validation([
-        { field: 'campaignModelChannelID', received: body.campaignModelChannelID, allowed: 'a messaging channel connected on this tenant' },
+        { field: 'campaignModelChannelID', received: command.channelID, allowed: 'a messaging channel connected on this tenant' },
       ]);
     }
-    if (channel.channel !== body.campaignModelChannel) {
+    if (channel.channel !== command.channel) {
       throw AppException.validation([
-        { field: 'campaignModelChannel', received: body.campaignModelChannel, allowed: `the channel of campaignModelChannelID (${channel.channel})` },
+        { field: 'campaignModelChannel', received: command.channel, allowed: `the channel of campaignModelChannelID (${channel.channel})` },
       ]);
     }
 
-    const base = normaliseTemplateName(body.campaignModelName);
+    const base = normaliseTemplateName(command.name);
     if (!base) throw new AppException('CampaignModelNameUnavailable');
 
     // Slots are stored as validated JSON (class instances would carry nothing more).
-    const slots = JSON.parse(JSON.stringify(body.campaignModelSlots)) as Slots;
+    const slots = JSON.parse(JSON.stringify(command.slots)) as Slots;
     const model: NewCampaignModel = {
       channel: channel.channel,
       channelID: channel.id,
-      type: body.campaignModelType,
-      description: body.campaignModelDescription ?? null,
+      type: command.type,
+      description: command.description ?? null,
       language,
       gatewayMeta,
-      meta: body.campaignModelMeta ?? {},
-      tags: body.campaignModelTags ?? [],
+      meta: command.meta ?? {},
+      tags: command.tags ?? [],
       slots,
       modelVariables: modelVariablesOf(slots),
       createdBy: principal.operatorID,

@@ -1,25 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { isPlainObject } from './campaign-model.validators';
-
-/** Injection token of the secret the provider signs webhooks with (none: every delivery is refused). */
-export const WEBHOOK_APP_SECRET = Symbol('WEBHOOK_APP_SECRET');
-
-/**
- * The provider signs each webhook delivery with its app secret:
- * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`.
- */
-export function signatureMatches(appSecret: string | undefined, rawBody: Buffer | undefined, header: unknown): boolean {
-  if (!appSecret || !rawBody || typeof header !== 'string' || !header.startsWith('sha256=')) return false;
-  const presented = Buffer.from(header.slice('sha256='.length), 'hex');
-  const expected = createHmac('sha256', appSecret).update(rawBody).digest();
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
-}
+import { isPlainObject } from '../models/campaign-model.validators';
 
 /** One `message_template_status_update` change of a delivery. */
 export interface TemplateStatusUpdate {
   /** WhatsApp Business Account id (`entry[].id`). */
-  accountId: string;
-  templateId: string;
+  accountID: string;
+  templateID: string;
   /** Provider status (`value.event`), e.g. APPROVED. */
   event: string;
   reason: string | null;
@@ -40,11 +25,11 @@ export function statusUpdatesOf(payload: unknown, receivedAt: Date): TemplateSta
     const occurredAt = typeof entry.time === 'number' && Number.isFinite(entry.time) ? new Date(entry.time * 1000) : receivedAt;
     for (const change of entry.changes) {
       if (!isPlainObject(change) || change.field !== 'message_template_status_update' || !isPlainObject(change.value)) continue;
-      const { event, message_template_id: templateId, reason } = change.value;
-      if (typeof event !== 'string' || (typeof templateId !== 'string' && typeof templateId !== 'number')) continue;
+      const { event, message_template_id: templateID, reason } = change.value;
+      if (typeof event !== 'string' || (typeof templateID !== 'string' && typeof templateID !== 'number')) continue;
       updates.push({
-        accountId: String(entry.id),
-        templateId: String(templateId),
+        accountID: String(entry.id),
+        templateID: String(templateID),
         event,
         reason: typeof reason === 'string' && reason !== 'NONE' ? reason : null,
         occurredAt,

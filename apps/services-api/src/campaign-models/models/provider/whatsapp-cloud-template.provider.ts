@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome, TemplateAccount } from './message-template-provider';
+import { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome, TemplateAccount } from './message-template.provider';
 
 export interface WhatsAppCloudSettings {
   baseUrl: string;
@@ -33,7 +33,7 @@ export class WhatsAppCloudTemplateProvider implements MessageTemplateProvider {
   constructor(private readonly settings: WhatsAppCloudSettings) {}
 
   async submit(account: TemplateAccount, template: ProviderTemplate): Promise<SubmissionOutcome> {
-    const created = await this.call('POST', `/${encodeURIComponent(account.accountId)}/message_templates`, template);
+    const created = await this.call('POST', `/${encodeURIComponent(account.accountID)}/message_templates`, template);
     if (created.kind === 'unavailable') return created;
     if (created.ok) return this.accepted(created.body);
     const error = (created.body.error ?? {}) as GraphError;
@@ -53,7 +53,7 @@ export class WhatsAppCloudTemplateProvider implements MessageTemplateProvider {
   /** The template an earlier, unanswered attempt created: same name, same language. */
   private async adoptExisting(account: TemplateAccount, template: ProviderTemplate): Promise<SubmissionOutcome> {
     const query = new URLSearchParams({ name: template.name, fields: 'id,name,status,category,language' });
-    const found = await this.call('GET', `/${encodeURIComponent(account.accountId)}/message_templates?${query}`);
+    const found = await this.call('GET', `/${encodeURIComponent(account.accountID)}/message_templates?${query}`);
     if (found.kind === 'unavailable') return found;
     const match = Array.isArray(found.body.data)
       ? (found.body.data as Record<string, unknown>[]).find((item) => item.name === template.name && item.language === template.language)

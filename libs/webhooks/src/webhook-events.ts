@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
+import type { SqlRunner } from '@platform/database';
+import { propagatedHeaders } from '@platform/observability';
+import type { WebhookEventData } from './webhook-event-payloads';
+import { WEBHOOK_EVENT_TYPES, WebhookEventType } from './webhook-event-types';
+import { WebhookEventsRepository } from './webhook-events.repository';
+
+/** The app that emits (`emitted_by`): one per app, given to WebhooksModule. */
+export const WEBHOOK_EMITTER = Symbol('WEBHOOK_EMITTER');
+
+/** One event to emit: its type, the subject that orders it, and its typed `data`. */
+export interface WebhookEvent<Type extends WebhookEventType = WebhookEventType> {
+  type: Type;
+  /**
+   * What the event is about (`member:<operatorID>`, `campaignModel:<id>`):
+   * events of one subject reach an endpoint in order when their type is
+   * ordered. Name the subject, not the event, so related types share it.
+   */
+  subject: string;
+  data: WebhookEventData[Type];
+}
+
+/**
+ * Emits the events a tenant's webhook endpoints may receive, in the
+ * transaction of the change (`runner` is its EntityManager), so an event
+ * exists exactly when its change committed and none survives a rollback.
+ * Delivery happens later, in services-api, never on the request that caused
+ * the event: a slow receiver cannot slow a change down.
+ */
+@Injectable()
+export class WebhookEvents {
+  constructor(
+    private readonly events: WebhookEventsRepository,
+    @Inject(WEBHOOK_EMITTER) private readonly emittedBy: string,
+  ) {}
+
+  async emit<Type extends WebhookEventType>(runner: SqlRunner, scope: TenantScope, event: WebhookEvent<Type>): Promise<void> {
+    const catalog = WEBHOOK_EVENT_TYPES[event.type];
+    await this.events.append(runner, scope, {
+      type: event.type,
+      version: catalog.version,
+      orderingKey: catalog.ordered ? event.subject : null,
+      data: event.data,
+      emittedBy: this.emittedBy,
+      headers: propagatedHeaders() ?? null,
+    });
+  }
+}
