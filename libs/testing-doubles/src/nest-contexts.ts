@@ -6,8 +6,9 @@ import { fake } from './fake';
  * (`switchToHttp().getRequest()`, `getResponse()`). Nest's getters are
  * generic (`getRequest<T>(): T`): the caller names the type it expects, so
  * the request and reply given here are handed back as whatever it asks for.
+ * A guard reads the request alone: the reply may be left out.
  */
-export function httpContext(request: object, reply: object): ExecutionContext {
+export function httpContext(request: object, reply: object = {}): ExecutionContext {
   return fake<ExecutionContext>({
     switchToHttp: () => ({ getRequest: <T>() => request as T, getResponse: <T>() => reply as T, getNext: <T>() => undefined as T }),
   });
