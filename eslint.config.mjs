@@ -12,7 +12,9 @@ const typeRules = [
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:contracts', 'type:test-doubles'] },
+  // libs/testing-doubles: depends on no project, so the specs of any project may use it.
+  { sourceTag: 'type:test-doubles', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
 ];
@@ -30,8 +32,11 @@ const boundaries = (allow, rules = typeRules) => [
   },
 ];
 
-/** An app's unit tests (and their shared fakes) may use the test doubles of libs/testing; its code may not. */
-const unitTestRules = typeRules.map((rule) =>
+/** Any project's unit tests (and their shared fakes) may use libs/testing-doubles; its code may not. */
+const specRules = typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:test-doubles'])] }));
+
+/** An app's unit tests (and their shared fakes) may also use libs/testing; its code may not. */
+const unitTestRules = specRules.map((rule) =>
   rule.sourceTag === 'type:app' ? { ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] } : rule,
 );
 
@@ -85,6 +90,11 @@ export default [
     files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
     ignores: ['apps/platform-e2e/**'],
     rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },
+  },
+  {
+    // A library's specs cannot use libs/testing (it builds on them): they take their doubles from libs/testing-doubles.
+    files: ['libs/**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries([], specRules) },
   },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts'],

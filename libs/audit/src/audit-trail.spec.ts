@@ -1,5 +1,6 @@
 import { grantTenantScope } from '@platform/auth';
 import { actAs, runWithRequestId } from '@platform/observability';
+import { fake } from '@platform/testing-doubles';
 import { describe, expect, it } from 'vitest';
 import type { AuditEventsRepository, NewAuditEvent } from './audit-events.repository';
 import { AuditTrail } from './audit-trail';
@@ -10,11 +11,11 @@ const transaction = { query: async () => [] };
 
 function trail(): { trail: AuditTrail; appended: { tenantID: string; event: NewAuditEvent; runner: unknown }[] } {
   const appended: { tenantID: string; event: NewAuditEvent; runner: unknown }[] = [];
-  const events = {
-    append: async (runner: unknown, scope: { tenantID: string }, event: NewAuditEvent) => {
+  const events = fake<AuditEventsRepository>({
+    append: async (runner, scope, event) => {
       appended.push({ tenantID: scope.tenantID, event, runner });
     },
-  } as unknown as AuditEventsRepository;
+  });
   return { trail: new AuditTrail(events, 'services-api'), appended };
 }
 

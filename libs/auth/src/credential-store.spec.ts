@@ -1,5 +1,5 @@
+import { fake } from '@platform/testing-doubles';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
@@ -11,9 +11,9 @@ const secrets = { current: 'a-cache-secret-for-these-tests-only-000' };
 const pluginID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
 /** The plugins table as the store reads it: one plugin whose token hash the tests replace. */
-function plugins(): DataSource & { tokenHash: string } {
-  const fake = { tokenHash: 'first-hash', query: async () => [{ token_hash: fake.tokenHash }] };
-  return fake as unknown as DataSource & typeof fake;
+function plugins(): { tokenHash: string; repository: AuthReadsRepository } {
+  const state = { tokenHash: 'first-hash' };
+  return Object.assign(state, { repository: fake<AuthReadsRepository>({ pluginTokenHash: async () => state.tokenHash }) });
 }
 
 describe('CredentialStore plugin secrets', () => {
@@ -30,10 +30,10 @@ describe('CredentialStore plugin secrets', () => {
 
   it('serve a replaced plugin token hash once the 60 s copy read before has expired, on every replica, not later', async () => {
     const database = plugins();
-    const store = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    const store = new CredentialStore(database.repository, redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
     expect(await store.findPlugin(pluginID)).toEqual({ tokenHash: 'first-hash' });
     database.tokenHash = 'second-hash';
-    const replica = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    const replica = new CredentialStore(database.repository, redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
     expect(await replica.findPlugin(pluginID)).toEqual({ tokenHash: 'first-hash' });
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 60_001 });
@@ -48,16 +48,15 @@ describe('CredentialStore unknown connection ids', () => {
   let redis: Redis;
 
   /** plugin_connections as the store reads it: empty until the test installs the connection. */
-  function connections(): DataSource & { installed: boolean; reads: number } {
-    const fake = {
-      installed: false,
-      reads: 0,
-      query: async () => {
-        fake.reads += 1;
-        return fake.installed ? [{ token_hash: 'hash', tenant_id: 'tenant', plugin_id: pluginID }] : [];
+  function connections(): { installed: boolean; reads: number; repository: AuthReadsRepository } {
+    const state = { installed: false, reads: 0 };
+    const repository = fake<AuthReadsRepository>({
+      liveConnectionSecret: async () => {
+        state.reads += 1;
+        return state.installed ? { tokenHash: 'hash', tenantID: 'tenant', pluginID } : undefined;
       },
-    };
-    return fake as unknown as DataSource & typeof fake;
+    });
+    return Object.assign(state, { repository });
   }
 
   beforeAll(() => {
@@ -68,8 +67,8 @@ describe('CredentialStore unknown connection ids', () => {
 
   it('remembers an unknown id, and a replica sees the connection at once once an install clears it', async () => {
     const database = connections();
-    const installer = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
-    const replica = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    const installer = new CredentialStore(database.repository, redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
+    const replica = new CredentialStore(database.repository, redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 5));
     expect(await replica.findLiveConnection(connectionID)).toBeUndefined();
     expect(await replica.findLiveConnection(connectionID)).toBeUndefined();
     expect(database.reads).toBe(1);
@@ -81,7 +80,7 @@ describe('CredentialStore unknown connection ids', () => {
 
   it('remembers nothing when AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS is 0', async () => {
     const database = connections();
-    const store = new CredentialStore(new AuthReadsRepository(database), redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 0));
+    const store = new CredentialStore(database.repository, redis, new CacheSeal(secrets), new AuthCacheSettings(secrets, 0));
     await store.findLiveConnection(connectionID);
     await store.findLiveConnection(connectionID);
     expect(database.reads).toBe(2);

@@ -1,33 +1,41 @@
 import { AppException } from '@platform/errors';
 import type { PlatformMetrics } from '@platform/observability';
 import type { QuotaCounters } from '@platform/redis';
+import { fake } from '@platform/testing-doubles';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { RequestQuotas } from './request-quotas';
 
 const TENANT_ID = '6f1c1b4e-8a55-4c55-9a0e-2f4a4b2d7c11';
 
-function replyRecorder() {
+/** A reply that records the headers set on it; neither test reaches the refund, which listens on `reply.raw`. */
+function replyRecorder(): { reply: FastifyReply; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
-  const reply = { header: (name: string, value: string) => ((headers[name] = value), reply), raw: { once: () => undefined }, statusCode: 200 };
-  return { reply: reply as unknown as FastifyReply, headers };
+  const reply: FastifyReply = fake<FastifyReply>({
+    header: (name: string, value: string) => {
+      headers[name] = value;
+      return reply;
+    },
+    statusCode: 200,
+  });
+  return { reply, headers };
 }
 
-const request = { params: { tenantID: TENANT_ID } } as unknown as FastifyRequest;
+const request = fake<FastifyRequest>({ params: { tenantID: TENANT_ID } });
 const operator = { kind: 'operator', operatorID: 'a7d1a3c8-0e5c-4f43-9d8e-8c1d2f7e9b10' } as const;
-const metrics = { refused: () => undefined } as unknown as PlatformMetrics;
+const metrics = fake<PlatformMetrics>({ refused: () => undefined });
 const settings = { app: 'spec', principal: { limit: 2, windowSeconds: 60 }, tenant: { limit: 5, windowSeconds: 60 } };
 
 describe('RequestQuotas', () => {
   it('serves without budgets while Redis is away (fails open), with no budget headers', async () => {
-    const unavailable = { charge: () => Promise.reject(new Error('Connection is closed.')) } as unknown as QuotaCounters;
+    const unavailable = fake<QuotaCounters>({ charge: () => Promise.reject(new Error('Connection is closed.')) });
     const { reply, headers } = replyRecorder();
     await expect(new RequestQuotas(settings, unavailable, metrics).charge(request, reply, operator)).resolves.toBeUndefined();
     expect(headers).toEqual({});
   });
 
   it('answers 429 1071 with the seconds until the refusing window ends', async () => {
-    const exhausted = { charge: async () => [{ remaining: 0, resetSeconds: 17, allowed: false }] } as unknown as QuotaCounters;
+    const exhausted = fake<QuotaCounters>({ charge: async () => [{ remaining: 0, resetSeconds: 17, allowed: false }] });
     const { reply, headers } = replyRecorder();
     const refusal = await new RequestQuotas(settings, exhausted, metrics).charge(request, reply, operator).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppException);

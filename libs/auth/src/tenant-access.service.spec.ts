@@ -1,5 +1,5 @@
+import { fake } from '@platform/testing-doubles';
 import Redis from 'ioredis';
-import { DataSource } from 'typeorm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
@@ -11,18 +11,20 @@ const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const operator = { kind: 'operator' as const, operatorID: '3b241101-e2bb-4255-8caf-4136c566a962' };
 const plugin = { kind: 'plugin' as const, pluginID: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
 
-/** PostgreSQL as the access checks see it: the operator's role and the plugin's installation, changed by the tests. */
-function database(): DataSource & { role: 'owner' | 'member' | null; installed: boolean; reads: number } {
-  const fake = {
-    role: 'member' as 'owner' | 'member' | null,
-    installed: true,
-    reads: 0,
-    query: async (sql: string) => {
-      fake.reads += 1;
-      return sql.includes('memberships') ? [{ tenant: tenantID, role: fake.role }] : [{ tenant: tenantID, installed: fake.installed }];
+/** PostgreSQL as the access checks read it: the operator's role and the plugin's installation, changed by the tests; the reads counted. */
+function database(): { role: 'owner' | 'member' | null; installed: boolean; reads: number; repository: AuthReadsRepository } {
+  const state = { role: 'member' as 'owner' | 'member' | null, installed: true, reads: 0 };
+  const repository = fake<AuthReadsRepository>({
+    operatorStanding: async () => {
+      state.reads += 1;
+      return { tenantExists: true, standing: state.role };
     },
-  };
-  return fake as unknown as DataSource & typeof fake;
+    pluginStanding: async () => {
+      state.reads += 1;
+      return { tenantExists: true, standing: state.installed };
+    },
+  });
+  return Object.assign(state, { repository });
 }
 
 async function refusalOf(promise: Promise<unknown>): Promise<string | undefined> {
@@ -48,7 +50,7 @@ describe('TenantAccessService standings', () => {
 
   it('sees an operator leaving a tenant once the 5 s standing read before has expired, not later', async () => {
     const db = database();
-    const access = new TenantAccessService(new AuthReadsRepository(db), redis, seal);
+    const access = new TenantAccessService(db.repository, redis, seal);
     await access.require(operator, tenantID);
     db.role = null;
     await access.require(operator, tenantID);
@@ -62,10 +64,10 @@ describe('TenantAccessService standings', () => {
 
   it('takes an operator standing another replica read from Redis, until that copy expires', async () => {
     const first = database();
-    await new TenantAccessService(new AuthReadsRepository(first), redis, seal).require(operator, tenantID);
+    await new TenantAccessService(first.repository, redis, seal).require(operator, tenantID);
     const second = database();
     second.role = null;
-    const replica = new TenantAccessService(new AuthReadsRepository(second), redis, seal);
+    const replica = new TenantAccessService(second.repository, redis, seal);
     await replica.require(operator, tenantID);
     expect(second.reads).toBe(0);
 
@@ -76,10 +78,10 @@ describe('TenantAccessService standings', () => {
 
   it('refuses a plugin at once when its standing is forgotten (its connection removed)', async () => {
     const db = database();
-    const access = new TenantAccessService(new AuthReadsRepository(db), redis, seal);
+    const access = new TenantAccessService(db.repository, redis, seal);
     await access.require(plugin, tenantID);
     db.installed = false;
-    await new TenantAccessService(new AuthReadsRepository(database()), redis, seal).forget(tenantID, `plugin:${plugin.pluginID}`);
+    await new TenantAccessService(database().repository, redis, seal).forget(tenantID, `plugin:${plugin.pluginID}`);
     expect(await refusalOf(access.require(plugin, tenantID))).toBe('Forbidden');
   });
 });

@@ -1,5 +1,6 @@
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import type { CallHandler } from '@nestjs/common';
 import { AppException } from '@platform/errors';
+import { httpContext } from '@platform/testing-doubles';
 import { defer, lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
@@ -207,7 +208,7 @@ describe('IdempotencyInterceptor', () => {
       headers: key === undefined ? {} : { 'idempotency-key': key },
       principal: { kind: 'operator', operatorID: 'o1' },
     };
-    const context = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext;
+    const context = httpContext(request, reply);
     const next: CallHandler = {
       handle: () =>
         defer(async () => {
@@ -301,7 +302,7 @@ describe('IdempotencyInterceptor', () => {
       headers: { 'idempotency-key': 'denied' },
       principal: { kind: 'operator', operatorID: 'o1' },
     };
-    const context = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => reply }) } as unknown as ExecutionContext;
+    const context = httpContext(request, reply);
     const denied = lastValueFrom(
       interceptor.intercept(context, {
         handle: () =>
@@ -315,9 +316,7 @@ describe('IdempotencyInterceptor', () => {
   });
 
   it('refuses a malformed key with 400 1002 before anything runs', () => {
-    const context = {
-      switchToHttp: () => ({ getRequest: () => ({ headers: { 'idempotency-key': '' } }), getResponse: () => new FakeReply() }),
-    } as unknown as ExecutionContext;
+    const context = httpContext({ headers: { 'idempotency-key': '' } }, new FakeReply());
     expect(() => interceptor.intercept(context, { handle: () => defer(async () => undefined) })).toThrow(AppException);
   });
 });

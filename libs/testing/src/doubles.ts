@@ -2,16 +2,9 @@ import { Clock } from '@platform/app-foundation';
 import { AccessRequirement, Principal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { AppException, ErrorKey } from '@platform/errors';
+import { fake } from '@platform/testing-doubles';
 
-/**
- * A typed test double of a class or port, for unit tests: the members given
- * are checked against `T`'s, so a double cannot drift from the port it stands
- * for. Give only what the code under test calls; calling anything else fails
- * as "is not a function". The one cast of every double is here.
- */
-export function fake<T extends object>(members: Partial<T> = {}): T {
-  return members as T;
-}
+export { fake } from '@platform/testing-doubles';
 
 /** The tenant access check as use cases see it: grants every tenant, or refuses with `refusal`; records each check. */
 export class FakeTenantAccess {

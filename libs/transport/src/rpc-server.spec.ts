@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
-import { ArgumentsHost, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { AppLogger, loggerOptions } from '@platform/observability';
+import { rpcHost } from '@platform/testing-doubles';
 import pino from 'pino';
 import { firstValueFrom } from 'rxjs';
 import { QueryFailedError } from 'typeorm';
@@ -20,7 +21,6 @@ function captureLogs(): () => string {
   return () => written.join('');
 }
 
-const hostWith = (data: unknown) => ({ switchToRpc: () => ({ getData: () => data }) }) as unknown as ArgumentsHost;
 
 describe('the transport error filter', () => {
   afterEach(() => Logger.overrideLogger(false));
@@ -37,7 +37,7 @@ describe('the transport error filter', () => {
     };
     const failure = new QueryFailedError('INSERT INTO operators (email, password_hash) VALUES ($1, $2)', [payload.operatorEmail, passwordHash], new Error('boom'));
 
-    const answer = await firstValueFrom(new RpcErrorFilter().catch(failure, hostWith(payload))).catch((error: unknown) => error);
+    const answer = await firstValueFrom(new RpcErrorFilter().catch(failure, rpcHost(payload))).catch((error: unknown) => error);
 
     expect(answer).toEqual({ error_code: 5999 });
     const text = logged();

@@ -14,6 +14,7 @@ import { benchNodeVersion, CpuResult, LoadOptions, measureCpu, startApp, Started
 import { rssMebibytesOf } from '../process-usage';
 import type { CapturedStatement } from '../sql-capture';
 import type { FloorOperation } from '../sql-floor-server';
+import { AppLaunch, platformAddresses, platformLaunches, startPlatformApps } from '../support/start-apps';
 
 const CONNECTIONS = 10;
 const WARM_UP = 500;
@@ -82,6 +83,7 @@ interface Row {
  */
 export async function cpuPerRequest(context: BenchContext): Promise<void> {
   const [helloPort, fastifyPort, corePort, servicesPort, helpdeskPort, sandboxPort, floorPort] = [0, 1, 2, 3, 4, 5, 6].map((offset) => context.portBase + offset);
+  const ports = { core: corePort, services: servicesPort, helpdesk: helpdeskPort };
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}/client/v4`;
   const sandbox = await CustomHostnamesStub.start({ apiToken: 'bench-api-token', zoneId: 'bench-zone', autoAdvance: false, port: sandboxPort });
   const pooler = await startTestPooler(context.databaseUrl);
@@ -91,10 +93,7 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
     ...context.env,
     DATABASE_URL: pooledUrl,
     LOG_LEVEL: 'info',
-    CORE_TENANTS_PORT: String(corePort),
-    SERVICES_API_PORT: String(servicesPort),
-    PLUGINS_HELPDESK_PORT: String(helpdeskPort),
-    OPERATOR_JWKS_URL: `http://127.0.0.1:${corePort}/.well-known/jwks.json`,
+    ...platformAddresses(ports),
     BILLING_API_URL: 'http://127.0.0.1:9',
     BILLING_API_KEY: 'sk_test_bench',
     VM_PROVIDER_URL: 'http://127.0.0.1:9',
@@ -111,11 +110,7 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
   await dataSource.destroy();
 
   const apps: StartedApp[] = [];
-  const served = [
-    { name: 'core-tenants', script: 'dist/apps/core-tenants/src/main.js', port: corePort },
-    { name: 'services-api', script: 'dist/apps/services-api/src/main.js', port: servicesPort },
-    { name: 'plugins-helpdesk', script: 'dist/apps/plugins-helpdesk/src/main.js', port: helpdeskPort },
-  ];
+  const served = platformLaunches(ports);
   const owner = { authorization: `Bearer ${data.ownerToken}` };
   const api = `http://127.0.0.1:${servicesPort}/v1/tenants/${data.tenantID}`;
   const domains = `/helpdesk/v1/tenants/${data.tenantID}/helpdesk/domains`;
@@ -213,7 +208,7 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
     ).process;
     apps.push(await startApp('Nest on Fastify hello', 'dist/tools/bench/nest-hello-server.js', { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/hello`));
     apps.push(await startApp('Fastify hello', 'dist/tools/bench/hello-server.js', { PORT: String(fastifyPort) }, `http://127.0.0.1:${fastifyPort}/hello`));
-    for (const app of served) apps.push(await startApp(app.name, app.script, env, `http://127.0.0.1:${app.port}/health/ready`));
+    await startPlatformApps(served, (app) => startApp(app.name, app.script, env, app.readyUrl), apps);
 
     const meter = await FootprintMeter.open(pooler.url, context.redisUrl, database);
     const rows: Row[] = [];
@@ -258,7 +253,7 @@ interface FloorPart {
  */
 async function captureFloors(
   cases: Case[],
-  served: { name: string; script: string; port: number }[],
+  served: AppLaunch[],
   env: Record<string, string>,
 ): Promise<{ file: string; parts: Map<string, FloorPart[]> }> {
   const directory = mkdtempSync(join(tmpdir(), 'bench-sql-'));
@@ -267,10 +262,14 @@ async function captureFloors(
   const operations: Record<string, FloorOperation> = {};
   const parts = new Map<string, FloorPart[]>();
   try {
-    for (const app of capturing) {
-      const captureEnv = { ...env, NODE_OPTIONS: `--require ${join(__dirname, '..', 'sql-capture.js')}`, BENCH_SQL_CAPTURE_FILE: app.file };
-      started.push(await startApp(`${app.name} (capturing SQL)`, app.script, captureEnv, `http://127.0.0.1:${app.port}/health/ready`));
-    }
+    await startPlatformApps(
+      capturing,
+      (app, index) => {
+        const captureEnv = { ...env, NODE_OPTIONS: `--require ${join(__dirname, '..', 'sql-capture.js')}`, BENCH_SQL_CAPTURE_FILE: capturing[index].file };
+        return startApp(`${app.name} (capturing SQL)`, app.script, captureEnv, app.readyUrl);
+      },
+      started,
+    );
     for (const [index, benchCase] of cases.entries()) {
       if (!benchCase.floorTarget) continue;
       const url = benchCase.captureUrl ?? (() => benchCase.load.url);

@@ -24,6 +24,7 @@ import { benchNode, benchNodeVersion, percentiles, stopProcess, waitForHttp } fr
 import { bytesOfQuantity, MemoryCgroup } from '../memory-cgroup';
 import { cpuMicrosecondsOf, rssMebibytesOf } from '../process-usage';
 import { runSteadyLoad, Stream, StreamResult } from '../steady-load';
+import { AppLaunch, PLATFORM_APPS, PlatformApp, platformAddresses, platformLaunches, PlatformPorts, startPlatformApps } from '../support/start-apps';
 
 /** Length of the soak under the pods' limits (the figures quote 600 s). */
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -43,10 +44,6 @@ const ROWS = 60;
 const SIGN_IN_OPERATORS = 20;
 const TARGETS = { peakShareOfLimit: 0.6, growthOverLastHalf: 0.05 };
 
-type AppName = 'core-tenants' | 'services-api' | 'plugins-helpdesk';
-const APPS: AppName[] = ['core-tenants', 'services-api', 'plugins-helpdesk'];
-const PORT_VARIABLE: Record<AppName, string> = { 'core-tenants': 'CORE_TENANTS_PORT', 'services-api': 'SERVICES_API_PORT', 'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT' };
-
 /** What the app's Deployment says about its container: memory request and limit, and its own environment. */
 interface PodShape {
   memoryRequestBytes: number;
@@ -55,7 +52,7 @@ interface PodShape {
 }
 
 interface RunningApp {
-  name: AppName;
+  name: PlatformApp;
   process: ChildProcess;
   cgroup: MemoryCgroup;
   url: string;
@@ -68,7 +65,7 @@ interface RunningApp {
 }
 
 interface AppMemory {
-  name: AppName;
+  name: PlatformApp;
   limitMiB?: number;
   idleMiB: number;
   peakMiB: number;
@@ -117,14 +114,14 @@ export async function memory(context: BenchContext): Promise<void> {
     SMTP_URL: smtp.url,
     EMAIL_DNS_SERVERS: dns.server,
   });
-  const pods = Object.fromEntries(APPS.map((app) => [app, podShape(app)])) as Record<AppName, PodShape>;
+  const pods = Object.fromEntries(PLATFORM_APPS.map((app) => [app, podShape(app)])) as Record<PlatformApp, PodShape>;
   const dataSource = createDataSource({ url: context.databaseUrl, poolSize: 2, applicationName: 'bench' });
   await dataSource.initialize();
   const data = await seed(dataSource, billing, loadConfig(CoreTenantsConfig, { ...process.env, ...env['core-tenants'] }));
   await dataSource.destroy();
 
   try {
-    const startups = await measureStartups(env, pods);
+    const startups = await measureStartups(platformLaunches(ports), env, pods);
     printStartups(startups);
     // BENCH_SOAK_SECONDS=0: the start-up times alone.
     if (SOAK_SECONDS <= 0) return;
@@ -146,7 +143,7 @@ export async function memory(context: BenchContext): Promise<void> {
 }
 
 /** The ConfigMap's settings and each Deployment's own, with the secrets and addresses of this machine. */
-function productionLikeEnvironment(context: BenchContext, ports: { core: number; services: number; helpdesk: number }, providers: Record<string, string>): Record<AppName, Record<string, string>> {
+function productionLikeEnvironment(context: BenchContext, ports: PlatformPorts, providers: Record<string, string>): Record<PlatformApp, Record<string, string>> {
   const secret = () => randomBytes(24).toString('base64url');
   const key = generateTestSigningKey();
   const configMap = manifestObjects('configmap.yaml').find((object) => object.kind === 'ConfigMap')?.data as Record<string, string>;
@@ -161,10 +158,7 @@ function productionLikeEnvironment(context: BenchContext, ports: { core: number;
     TRANSPORT_NAMESPACE: `bench-memory-${process.pid}`,
     TRANSPORT_SECRET: secret(),
     CACHE_SECRET: secret(),
-    CORE_TENANTS_PORT: String(ports.core),
-    SERVICES_API_PORT: String(ports.services),
-    PLUGINS_HELPDESK_PORT: String(ports.helpdesk),
-    OPERATOR_JWKS_URL: `http://127.0.0.1:${ports.core}/.well-known/jwks.json`,
+    ...platformAddresses(ports),
     // Every load request comes from 127.0.0.1: lift the per-address limits a real crowd spreads over many.
     SIGN_IN_ATTEMPTS_PER_IP: '1000000',
     SIGN_IN_ATTEMPTS_PER_ADDRESS: '10000',
@@ -201,7 +195,7 @@ function manifestObjects(file: string): Record<string, any>[] {
   return parseAllDocuments(readFileSync(path, 'utf8')).map((document) => document.toJS() as Record<string, any>);
 }
 
-function podShape(app: AppName): PodShape {
+function podShape(app: PlatformApp): PodShape {
   const deployment = manifestObjects(`${app}.yaml`).find((object) => object.kind === 'Deployment');
   const container = deployment?.spec.template.spec.containers[0];
   const memory = container?.resources;
@@ -213,15 +207,14 @@ function podShape(app: AppName): PodShape {
 
 /** Starts an app as its image does (`node dist/apps/<app>/src/main.js`, NODE_OPTIONS from its Deployment) inside `cgroup`. */
 async function startApp(
-  name: AppName,
+  { name, url, script, readyUrl }: AppLaunch,
   env: Record<string, string>,
   pod: PodShape,
   cgroup: MemoryCgroup,
   metricsPort: number,
   extraNodeFlags: string[] = [],
 ): Promise<RunningApp> {
-  const url = `http://127.0.0.1:${env[PORT_VARIABLE[name]]}`;
-  const { command, args } = cgroup.wrap(benchNode, [...extraNodeFlags, `dist/apps/${name}/src/main.js`]);
+  const { command, args } = cgroup.wrap(benchNode, [...extraNodeFlags, script]);
   const started = performance.now();
   const snapshots = SNAPSHOT_DIR ? { BENCH_HEAP_SNAPSHOT_DIR: SNAPSHOT_DIR, BENCH_HEAP_SNAPSHOT_NAME: name } : {};
   const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...env, ...pod.env, ...snapshots, METRICS_PORT: String(metricsPort) }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -233,19 +226,20 @@ async function startApp(
     }),
   );
   exited.catch(() => {});
-  await Promise.race([waitForHttp(`${url}/health/ready`, 60_000, 10), exited]);
+  await Promise.race([waitForHttp(readyUrl, 60_000, 10), exited]);
   app.startToReadyMs = Math.round(performance.now() - started);
   app.cpuToReadyMs = Math.round(cpuMicrosecondsOf(child.pid as number) / 1000);
   return app;
 }
 
 /** Start-to-ready of each app, STARTUP_RUNS times each, one app at a time (core-tenants first: it signs the tokens the others check). */
-async function measureStartups(env: Record<AppName, Record<string, string>>, pods: Record<AppName, PodShape>): Promise<Map<AppName, Startup[]>> {
-  const times = new Map<AppName, Startup[]>(APPS.map((app) => [app, []]));
-  for (const name of APPS) {
+async function measureStartups(launches: AppLaunch[], env: Record<PlatformApp, Record<string, string>>, pods: Record<PlatformApp, PodShape>): Promise<Map<PlatformApp, Startup[]>> {
+  const times = new Map<PlatformApp, Startup[]>(PLATFORM_APPS.map((app) => [app, []]));
+  for (const launch of launches) {
+    const name = launch.name;
     const cgroup = MemoryCgroup.create(`platform-bench/${name}`, pods[name].memoryLimitBytes);
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
-      const app = await startApp(name, env[name], pods[name], cgroup, 0, startupProfileFlags(name, run));
+      const app = await startApp(launch, env[name], pods[name], cgroup, 0, startupProfileFlags(name, run));
       times.get(name)?.push({ wallMs: app.startToReadyMs, cpuMs: app.cpuToReadyMs });
       await stopProcess(app.process);
     }
@@ -254,7 +248,7 @@ async function measureStartups(env: Record<AppName, Record<string, string>>, pod
 }
 
 /** With BENCH_CPU_PROFILE_DIR set, each start writes a V8 CPU profile (`<app>-start-<run>.cpuprofile`) when it stops. */
-function startupProfileFlags(name: AppName, run: number): string[] {
+function startupProfileFlags(name: PlatformApp, run: number): string[] {
   const directory = process.env.BENCH_CPU_PROFILE_DIR;
   if (!directory) return [];
   return ['--cpu-prof', `--cpu-prof-dir=${directory}`, `--cpu-prof-name=${name}-start-${run}.cpuprofile`, '--require', join(__dirname, '..', 'exit-normally-on-signal.js')];
@@ -275,20 +269,24 @@ interface SoakResult {
 async function soak(
   label: string,
   seconds: number,
-  env: Record<AppName, Record<string, string>>,
-  pods: Record<AppName, PodShape>,
+  env: Record<PlatformApp, Record<string, string>>,
+  pods: Record<PlatformApp, PodShape>,
   data: SeededData,
-  ports: { metrics: number },
+  ports: PlatformPorts & { metrics: number },
   limited: boolean,
 ): Promise<SoakResult> {
   const snapshotFlags = SNAPSHOT_DIR && !limited ? ['--require', join(__dirname, '..', 'heap-snapshot-on-request.js')] : [];
   if (snapshotFlags.length) mkdirSync(SNAPSHOT_DIR as string, { recursive: true });
   const apps: RunningApp[] = [];
   try {
-    for (const [index, name] of APPS.entries()) {
-      const cgroup = MemoryCgroup.create(`platform-bench/${name}`, limited ? pods[name].memoryLimitBytes : undefined);
-      apps.push(await startApp(name, env[name], pods[name], cgroup, ports.metrics + index, snapshotFlags));
-    }
+    await startPlatformApps(
+      platformLaunches(ports),
+      (launch, index) => {
+        const cgroup = MemoryCgroup.create(`platform-bench/${launch.name}`, limited ? pods[launch.name].memoryLimitBytes : undefined);
+        return startApp(launch, env[launch.name], pods[launch.name], cgroup, ports.metrics + index, snapshotFlags);
+      },
+      apps,
+    );
     await pause(SETTLE_SECONDS * 1000);
     if (snapshotFlags.length) for (const app of apps) await writeHeapSnapshot(app, 'idle');
     const idle = apps.map((app) => (app.exit ? NaN : rssMebibytesOf(app.process.pid as number)));
@@ -477,7 +475,7 @@ async function writeHeapSnapshot(app: RunningApp, moment: string): Promise<void>
   process.stderr.write(`memory: heap snapshot ${target} (${(statSync(target).size / 2 ** 20).toFixed(0)} MiB)\n`);
 }
 
-const snapshotCounts = new Map<AppName, number>();
+const snapshotCounts = new Map<PlatformApp, number>();
 
 function rssOrNaN(pid: number): number {
   try {
@@ -491,7 +489,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
-function printStartups(times: Map<AppName, Startup[]>): void {
+function printStartups(times: Map<PlatformApp, Startup[]>): void {
   const lines = [
     `\nStart to /health/ready 200 (built, plain node ${benchNodeVersion()}, no migrations, in the pod's memory limit; ${STARTUP_RUNS} starts each; CPU: the process's user + system time until then)`,
     '| app | median | min | max | every start | CPU until ready, median | target ≤ 1,500 ms |',

@@ -3,10 +3,10 @@ import { ConversationFixtures, PluginConnectionFixture, PluginFixture, singleErr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { queryAsSent } from '../support/sent-as-is';
+import { describeStandardRefusals } from '../support/standard-refusals';
 
 type Session = ServicesApi.components['schemas']['SessionDto'];
 
-const FORBIDDEN = { statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' };
 const minutesAgo = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - minutes * 60_000);
 
 describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)', () => {
@@ -213,16 +213,28 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
     expect((await list(memberToken)).data!.meta.totalCount).toBe(6);
   });
 
-  describe('errors', () => {
-    it('is 400 1001 for an empty tenantID', async () => {
-      const response = await list(ownerToken, '', contactID, '');
-      expect(response.response.status).toBe(400);
-      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
-    });
+  describeStandardRefusals({
+    method: 'GET',
+    path: '/v1/tenants/{tenantID}/contacts/{contactID}/sessions',
+    client: () => platform.api.services,
+    tenantID: () => tenantID,
+    pathParams: () => ({ contactID }),
+    valid: () => ownerToken,
+    outsider: async () => {
+      const strangerPlugin = await platform.fixtures.plugin();
+      await platform.fixtures.connection(otherTenantID, strangerPlugin.pluginID);
+      const foreignConnection = await platform.fixtures.connection(otherTenantID, plugin.pluginID);
+      return [outsiderToken, strangerPlugin.authorization, foreignConnection.authorization];
+    },
+    // An empty Authorization header, a token that is not a JWT, the right plugin with a wrong secret.
+    invalid: () => ['', 'Bearer nope', `Plugin ${Buffer.from(`${plugin.pluginID}:wrong`).toString('base64')}`],
+    // Operation 11 does not tell a tenant that does not exist from one the caller is not in.
+    unknownTenant: 403,
+  });
 
+  describe('errors', () => {
     it('is 400 1002 naming each invalid parameter', async () => {
       const cases: [string, string, string, { field: string; received: string; allowed: string }[]][] = [
-        ['bad', contactID, '', [{ field: 'tenantID', received: 'bad', allowed: 'uuid' }]],
         [tenantID, 'bad', '', [{ field: 'contactID', received: 'bad', allowed: 'uuid' }]],
         [tenantID, contactID, '?perPage=51', [{ field: 'perPage', received: '51', allowed: 'integer 1-50' }]],
         [tenantID, contactID, '?page=1.5', [{ field: 'page', received: '1.5', allowed: 'integer 1-9007199254740991' }]],
@@ -232,29 +244,6 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
         expect(response.response.status).toBe(400);
         expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'RequestValidationError', error_code: 1002, message: 'Invalid request data.', fields });
       }
-    });
-
-    it('is 401 1003 without credentials or with a wrong plugin token', async () => {
-      const wrongToken = `Plugin ${Buffer.from(`${plugin.pluginID}:wrong`).toString('base64')}`;
-      for (const authorization of ['', 'Bearer nope', wrongToken]) {
-        const response = await list(authorization);
-        expect(response.response.status).toBe(401);
-        expect(singleError(response.error).error_code).toBe(1003);
-      }
-    });
-
-    it('is 403 1004 for an operator outside the tenant, a plugin not installed on it, a connection of another tenant, an unknown tenant', async () => {
-      const strangerPlugin = await platform.fixtures.plugin();
-      await platform.fixtures.connection(otherTenantID, strangerPlugin.pluginID);
-      const foreignConnection = await platform.fixtures.connection(otherTenantID, plugin.pluginID);
-      for (const authorization of [outsiderToken, strangerPlugin.authorization, foreignConnection.authorization]) {
-        const response = await list(authorization);
-        expect(response.response.status).toBe(403);
-        expect(singleError(response.error)).toEqual(FORBIDDEN);
-      }
-      const unknownTenant = await list(ownerToken, '', contactID, '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
-      expect(unknownTenant.response.status).toBe(403);
-      expect(singleError(unknownTenant.error)).toEqual(FORBIDDEN);
     });
 
     it('is 500 5999 without internals when the database fails', async () => {

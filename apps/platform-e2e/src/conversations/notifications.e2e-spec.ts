@@ -2,6 +2,7 @@ import { ConversationFixtures, singleError, withTableMissing } from '@platform/t
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { describeStandardRefusals } from '../support/standard-refusals';
 
 type Category = 'inbox' | 'mention' | 'assignment' | 'system';
 
@@ -120,47 +121,21 @@ describe('GET /v1/tenants/:tenantID/notifications (operation 14)', () => {
     expect(response.data!).toEqual({});
   });
 
-  describe('errors', () => {
-    it('is 400 1001 for an empty tenantID', async () => {
-      const response = await counts(operatorIDs[0], '');
-      expect(response.response.status).toBe(400);
-      expect(singleError(response.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
-    });
-
-    it('is 400 1002 for a malformed tenantID', async () => {
-      const response = await counts(operatorIDs[0], 'not-a-uuid');
-      expect(response.response.status).toBe(400);
-      expect(singleError(response.error)).toEqual({
-        statusCode: 400,
-        error: 'RequestValidationError',
-        error_code: 1002,
-        message: 'Invalid request data.',
-        fields: [{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }],
-      });
-    });
-
-    it('is 401 1003 without an operator token', async () => {
+  describeStandardRefusals({
+    method: 'GET',
+    path: '/v1/tenants/{tenantID}/notifications',
+    client: () => platform.api.services,
+    tenantID: () => tenantID,
+    valid: async () => `Bearer ${await platform.tokenFor(operatorIDs[0])}`,
+    outsider: () => `Bearer ${outsiderToken}`,
+    invalid: async () => {
       const plugin = await platform.fixtures.plugin();
       await platform.fixtures.connection(tenantID, plugin.pluginID);
-      for (const headers of [{}, { authorization: plugin.authorization }] as Record<string, string>[]) {
-        const response = await countsWith(headers);
-        expect(response.response.status).toBe(401);
-        expect(singleError(response.error).error_code).toBe(1003);
-      }
-    });
+      return [plugin.authorization];
+    },
+  });
 
-    it('is 403 1004 for an operator who does not belong to the tenant', async () => {
-      const response = await countsWith({ authorization: `Bearer ${outsiderToken}` });
-      expect(response.response.status).toBe(403);
-      expect(singleError(response.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
-    });
-
-    it('is 404 1062 for a tenant that does not exist', async () => {
-      const response = await counts(operatorIDs[0], '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f');
-      expect(response.response.status).toBe(404);
-      expect(singleError(response.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
-    });
-
+  describe('errors', () => {
     it('is 500 5999 without internals when the database fails', async () => {
       await withTableMissing(platform.dataSource, 'notification_unread_counts', async () => {
         const response = await counts(operatorIDs[0]);

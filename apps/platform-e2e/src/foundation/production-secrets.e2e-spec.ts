@@ -5,13 +5,8 @@ import { PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { ConfigurationError, loadConfig, secretVariablesOf } from '@platform/config';
 import { describe, expect, it } from 'vitest';
+import { APP_CONFIGS, PLATFORM_APPS, refusedVariables } from '../support/app-configurations';
 import { ProductionApp, productionEnvironment } from '../support/production-env';
-
-const CONFIGS: Record<ProductionApp, new () => object> = {
-  'core-tenants': CoreTenantsConfig,
-  'services-api': ServicesApiConfig,
-  'plugins-helpdesk': PluginsHelpdeskConfig,
-};
 
 /** `NAME=value` lines of .env.example and `NAME: "value"` lines of k8s/base/secret.example.yaml: the documented examples. */
 function documentedExamples(): Map<string, string[]> {
@@ -23,22 +18,12 @@ function documentedExamples(): Map<string, string[]> {
   return examples;
 }
 
-function refusedVariables(app: ProductionApp, env: Record<string, string>): string[] {
-  try {
-    loadConfig(CONFIGS[app], env);
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems.map((problem) => problem.split(' ')[0]);
-    throw error;
-  }
-  return [];
-}
-
 /** Production configuration of every app: documented examples and placeholders stop it (docs/deployment.md, Secrets). */
 describe('production refuses example secrets', () => {
   const examples = documentedExamples();
 
-  describe.each(Object.keys(CONFIGS) as ProductionApp[])('%s', (app) => {
-    const secrets = secretVariablesOf(CONFIGS[app]);
+  describe.each(PLATFORM_APPS)('%s', (app) => {
+    const secrets = secretVariablesOf(APP_CONFIGS[app]);
 
     it('starts with real secrets', () => {
       expect(refusedVariables(app, productionEnvironment(app))).toEqual([]);

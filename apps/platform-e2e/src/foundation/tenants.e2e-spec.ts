@@ -1,6 +1,7 @@
 import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
+import { describeStandardRefusals } from '../support/standard-refusals';
 
 describe('tenants (core-tenants)', () => {
   let platform: TestPlatform;
@@ -77,54 +78,13 @@ describe('tenants (core-tenants)', () => {
       expect(answer.response.status).toBe(200);
     });
 
-    it('is 403 1004 for an operator who is not a member', async () => {
-      const answer = await readTenant(tenantID, `Bearer ${outsiderToken}`);
-      expect(answer.response.status).toBe(403);
-      expect(singleError(answer.error)).toEqual({
-        statusCode: 403,
-        error: 'ForbiddenError',
-        error_code: 1004,
-        message: 'You do not have access to this resource.',
-      });
-    });
-
-    it('is 404 1062 for a tenant that does not exist', async () => {
-      const answer = await readTenant('5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f', `Bearer ${memberToken}`);
-      expect(answer.response.status).toBe(404);
-      expect(singleError(answer.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
-    });
-
-    it('is 400 1002 naming tenantID for a malformed id', async () => {
-      const answer = await readTenant('not-a-uuid', `Bearer ${memberToken}`);
-      expect(answer.response.status).toBe(400);
-      expect(singleError(answer.error)).toEqual({
-        statusCode: 400,
-        error: 'RequestValidationError',
-        error_code: 1002,
-        message: 'Invalid request data.',
-        fields: [{ field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' }],
-      });
-    });
-
-    it('is 400 1001 for an empty tenantID, before credentials are checked', async () => {
-      const answer = await readTenant('');
-      expect(answer.response.status).toBe(400);
-      expect(singleError(answer.error)).toEqual({ statusCode: 400, error: 'MissingTenantIDError', error_code: 1001, message: 'tenantID is required.' });
-    });
-
-    it('checks credentials (401) before validating the id (400 1002)', async () => {
-      const answer = await readTenant('not-a-uuid');
-      expect(answer.response.status).toBe(401);
-    });
-
-    it('validates the id (400 1002) before tenant existence and access', async () => {
-      const answer = await readTenant('not-a-uuid', `Bearer ${outsiderToken}`);
-      expect(singleError(answer.error).error_code).toBe(1002);
-    });
-
-    it('checks tenant existence (404 1062) before access (403)', async () => {
-      const answer = await readTenant('00000000-0000-0000-0000-000000000000', `Bearer ${outsiderToken}`);
-      expect(singleError(answer.error).error_code).toBe(1062);
+    describeStandardRefusals({
+      method: 'GET',
+      path: '/v1/tenants/{tenantID}',
+      client: () => platform.api.core,
+      tenantID: () => tenantID,
+      valid: () => `Bearer ${memberToken}`,
+      outsider: () => `Bearer ${outsiderToken}`,
     });
 
     it('lets a plugin installed on the tenant read it, and refuses one that is not', async () => {

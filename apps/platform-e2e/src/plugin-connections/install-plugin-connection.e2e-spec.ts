@@ -2,6 +2,7 @@ import { singleError, WebhookEventFixtures, withTableMissing } from '@platform/t
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
+import { describeStandardRefusals } from '../support/standard-refusals';
 
 /** POST /v1/tenants/:tenantID/plugins/connections: installing a plugin, and the install-then-delete round trip. */
 describe('installing plugins', () => {
@@ -67,12 +68,18 @@ describe('installing plugins', () => {
     if (kind === 'hosted') expect(platform.vms.vms.has(row.vm_id as string)).toBe(false);
   });
 
-  it('is 403 1004 for a member who is not an owner', async () => {
-    const plugin = await platform.fixtures.plugin();
-    const response = await install(plugin.pluginID, memberToken);
-    expect(response.response.status).toBe(403);
-    expect(singleError(response.error).error_code).toBe(1004);
-    expect(await liveConnections(plugin.pluginID)).toHaveLength(0);
+  /** The plugin every standard refusal tries to install: none may install it. */
+  let refusedPlugin: ReturnType<TestPlatform['fixtures']['plugin']> | undefined;
+  const plugin = () => (refusedPlugin ??= platform.fixtures.plugin());
+  describeStandardRefusals({
+    method: 'POST',
+    path: '/v1/tenants/{tenantID}/plugins/connections',
+    client: () => platform.api.services,
+    tenantID: () => tenantID,
+    body: async () => ({ pluginID: (await plugin()).pluginID }),
+    valid: () => `Bearer ${ownerToken}`,
+    wrongRole: () => `Bearer ${memberToken}`,
+    written: async () => liveConnections((await plugin()).pluginID),
   });
 
   it('is 400 1002 for a missing, malformed or unknown pluginID', async () => {

@@ -2,6 +2,7 @@ import { OperatorFixture, ReceivedMail, singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshAddress, signUp, SignUpPlatform, startSignUpPlatform } from './sign-up-support';
 import { sentAsIs } from '../support/sent-as-is';
+import { describeStandardRefusals } from '../support/standard-refusals';
 
 const PASSWORD = 'a long enough secret';
 const TOKEN_ALLOWED = 'an unused, unexpired invitation token for operatorEmail';
@@ -161,40 +162,23 @@ describe('tenant invitations: POST /v1/tenants/{tenantID}/operators/invitations,
     });
   });
 
-  describe('who may invite', () => {
-    it('refuses a member who is not an owner: 403 1004', async () => {
-      const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(member.operatorID));
-      expect(response.response.status).toBe(403);
-      expect(singleError(response.error)).toEqual({ statusCode: 403, error: 'ForbiddenError', error_code: 1004, message: 'You do not have access to this resource.' });
-    });
-
-    it('refuses an operator of another tenant: 403 1004', async () => {
+  describeStandardRefusals({
+    method: 'POST',
+    path: '/v1/tenants/{tenantID}/operators/invitations',
+    client: () => env.platform.api.services,
+    tenantID: () => tenantID,
+    body: () => ({ operatorEmail: freshAddress() }),
+    valid: () => `Bearer ${ownerToken}`,
+    outsider: async () => {
       const outsider = await env.platform.fixtures.operator();
       await env.platform.fixtures.membership(await env.platform.fixtures.tenant(), outsider.operatorID, 'owner');
-      const response = await invite(tenantID, { operatorEmail: freshAddress() }, await env.platform.tokenFor(outsider.operatorID));
-      expect(singleError(response.error).error_code).toBe(1004);
-    });
+      return `Bearer ${await env.platform.tokenFor(outsider.operatorID)}`;
+    },
+    wrongRole: async () => `Bearer ${await env.platform.tokenFor(member.operatorID)}`,
+  });
 
-    it('answers 404 1062 for an unknown tenant', async () => {
-      const response = await invite('3f1c9a52-7a4e-4d8b-9a61-0c2f5e8b7d10', { operatorEmail: freshAddress() });
-      expect(response.response.status).toBe(404);
-      expect(singleError(response.error)).toEqual({ statusCode: 404, error: 'TenantNotFoundError', error_code: 1062, message: 'Tenant not found.' });
-    });
-
-    it('answers 401 1003 without a token', async () => {
-      const response = await invite(tenantID, { operatorEmail: freshAddress() }, null);
-      expect(response.response.status).toBe(401);
-      expect(singleError(response.error).error_code).toBe(1003);
-    });
-
-    it('answers 400 1001 for an empty tenantID and 400 1002 for a malformed one or a bad body', async () => {
-      const empty = await invite('', { operatorEmail: freshAddress() });
-      expect(empty.response.status).toBe(400);
-      expect(singleError(empty.error).error_code).toBe(1001);
-      const malformed = await invite('not-a-uuid', { operatorEmail: freshAddress() });
-      expect(singleError(malformed.error).fields).toEqual([
-        { field: 'tenantID', received: 'not-a-uuid', allowed: 'uuid' },
-      ]);
+  describe('who may invite', () => {
+    it('answers 400 1002 naming each field of a bad body', async () => {
       const badBody = await invite(tenantID, { operatorEmail: 'nope', role: 'owner' });
       expect(singleError(badBody.error).fields).toEqual([
         { field: 'role', received: 'owner', allowed: 'no such field' },

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateTestSigningKey } from '@platform/testing';
+import type { PlatformApp } from './app-configurations';
 
-export type ProductionApp = 'core-tenants' | 'services-api' | 'plugins-helpdesk';
+export type ProductionApp = PlatformApp;
 
 /** A random secret as a secret manager would hold it. */
 const realSecret = (prefix = '') => `${prefix}${randomBytes(24).toString('base64url')}`;

@@ -16,6 +16,7 @@ describe('EmailDomainCheck', () => {
       handle: (request, send) => {
         questions += 1;
         const response = dns2.Packet.createResponseFromRequest(request);
+        // Not a double: @types/dns2 declares the header as `{ id }` only, while dns2 encodes every field of it; rcode 3 is NXDOMAIN.
         (response.header as unknown as { rcode: number }).rcode = 3;
         send(response);
       },

@@ -1,19 +1,15 @@
-import type { ExecutionContext } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { signWebhookBody } from '@platform/testing';
+import { httpContext } from '@platform/testing-doubles';
 import { describe, expect, it } from 'vitest';
 import { WebhookSignatureGuard } from './webhook-signature.guard';
 
 const SECRET = 'app-secret';
 const body = JSON.stringify({ entry: [{ id: 'waba-1', changes: [] }] });
 
-function contextOf(request: { rawBody?: Buffer; headers: Record<string, unknown> }): ExecutionContext {
-  return { switchToHttp: () => ({ getRequest: () => request }) } as unknown as ExecutionContext;
-}
-
 const verdict = (guard: WebhookSignatureGuard, request: { rawBody?: Buffer; headers: Record<string, unknown> }) => {
   try {
-    return guard.canActivate(contextOf(request));
+    return guard.canActivate(httpContext(request));
   } catch (error) {
     return error instanceof AppException ? { status: error.status, code: error.code } : error;
   }

@@ -1,14 +1,13 @@
-import type { ExecutionContext } from '@nestjs/common';
 import { AppException } from '@platform/errors';
+import { httpContext } from '@platform/testing-doubles';
 import { describe, expect, it } from 'vitest';
 import { WebhookVerifyTokenGuard } from './webhook-verify-token.guard';
 
 const TOKEN = 'subscribe-token-0123456789';
 
 async function verdict(guard: WebhookVerifyTokenGuard, query: Record<string, string>) {
-  const context = { switchToHttp: () => ({ getRequest: () => ({ query }) }) } as unknown as ExecutionContext;
   try {
-    return await guard.canActivate(context);
+    return await guard.canActivate(httpContext({ query }));
   } catch (error) {
     return error instanceof AppException ? { status: error.status, code: error.code, fields: error.fields } : error;
   }
