@@ -67,6 +67,7 @@ describe('RegisterOperatorUseCase', () => {
     expect(fake.memberships).toEqual([`${TENANT}:op-1:member`]);
     // Signing up is not authenticated: the new operator is named as who accepted.
     expect(fake.audit.records.map(({ record, actor }) => [record.action, actor])).toEqual([['invitation.accepted', 'operator:op-1']]);
+    expect(fake.webhooks.events.map(({ tenantID, event }) => [tenantID, event.type, event.subject])).toEqual([[TENANT, 'invitation.accepted', 'member:op-1']]);
     expect(fake.invitations.get(TOKEN_HASH)!.acceptedAt).toEqual(new Date(NOW));
   });
 
@@ -85,6 +86,7 @@ describe('RegisterOperatorUseCase', () => {
     expect(reply).toEqual({ outcome: 'invitation-unusable' });
     expect(fake.memberships).toEqual([]);
     expect(fake.audit.records).toEqual([]);
+    expect(fake.webhooks.events).toEqual([]);
     expect(fake.invitations.get(TOKEN_HASH)?.acceptedAt).toEqual(before);
   });
 });
