@@ -1,4 +1,4 @@
-import { singleError, webhookEventsOf } from '@platform/testing';
+import { singleError, WebhookEventFixtures } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecordsOf, roleOf, startTeamPlatform, TeamPlatform, teamApi } from './team-platform';
 
@@ -17,8 +17,11 @@ describe('pending invitations: GET /v1/tenants/{tenantID}/operators/invitations,
   const accept = (bearer: string, invitationToken: string) =>
     env.platform.api.services.POST('/v1/operators/invitations/acceptance', { body: { invitationToken }, headers: { authorization: bearer } });
 
+  let webhooks: WebhookEventFixtures;
+
   beforeAll(async () => {
     env = await startTeamPlatform();
+    webhooks = new WebhookEventFixtures(env.platform.dataSource);
     [owner, member, outsider] = await Promise.all([env.bearer(env.owner), env.bearer(env.member), env.bearer(env.outsider)]);
   });
   afterAll(() => env.platform.close());
@@ -73,7 +76,7 @@ describe('pending invitations: GET /v1/tenants/{tenantID}/operators/invitations,
     expect(refused.response.status).toBe(400);
     expect(singleError(refused.error)).toMatchObject({ error_code: 1002, fields: [{ field: 'invitationToken' }] });
     expect(await roleOf(env.platform, env.tenantID, invitee.operatorID)).toBeUndefined();
-    expect(await webhookEventsOf(env.platform.dataSource, env.tenantID, 'invitation.accepted')).toEqual([]);
+    expect(await webhooks.eventsOf(env.tenantID, 'invitation.accepted')).toEqual([]);
 
     const again = await teamApi(env.platform, env.tenantID, owner).revoke(invitationID);
     expect(again.response.status).toBe(404);
@@ -94,12 +97,13 @@ describe('pending invitations: GET /v1/tenants/{tenantID}/operators/invitations,
 
     expect((await accept(bearer, token)).response.status).toBe(200);
     expect((await accept(bearer, token)).response.status).toBe(400);
-    expect(await webhookEventsOf(env.platform.dataSource, tenantID)).toEqual([
+    expect(await webhooks.eventsOf(tenantID)).toEqual([
       {
         type: 'invitation.accepted',
-        ordering_key: `member:${invitee.operatorID}`,
+        version: 1,
+        orderingKey: `member:${invitee.operatorID}`,
         data: { invitationID, operatorID: invitee.operatorID, role: 'member' },
-        emitted_by: 'core-tenants',
+        emittedBy: 'core-tenants',
       },
     ]);
     const late = await teamApi(env.platform, tenantID, owner).revoke(invitationID);

@@ -1,4 +1,4 @@
-import { OperatorFixture, singleError, webhookEventsOf } from '@platform/testing';
+import { OperatorFixture, singleError, WebhookEventFixtures } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRecordsOf, roleOf, startTeamPlatform, TeamPlatform, teamApi } from './team-platform';
 
@@ -23,8 +23,11 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
     return made;
   }
 
+  let webhooks: WebhookEventFixtures;
+
   beforeAll(async () => {
     env = await startTeamPlatform();
+    webhooks = new WebhookEventFixtures(env.platform.dataSource);
     [owner, member, outsider] = await Promise.all([env.bearer(env.owner), env.bearer(env.member), env.bearer(env.outsider)]);
   });
   afterAll(() => env.platform.close());
@@ -113,12 +116,13 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       expect((await api.changeRole(staff.operatorID, 'owner')).response.status).toBe(200);
 
       expect(await auditRecordsOf(env.platform, tenantID, 'member.roleChanged')).toEqual([[staff.operatorID, boss.operatorID, { previousRole: 'member', role: 'owner' }]]);
-      expect(await webhookEventsOf(env.platform.dataSource, tenantID, 'member.roleChanged')).toEqual([
+      expect(await webhooks.eventsOf(tenantID, 'member.roleChanged')).toEqual([
         {
           type: 'member.roleChanged',
-          ordering_key: `member:${staff.operatorID}`,
+          version: 1,
+          orderingKey: `member:${staff.operatorID}`,
           data: { operatorID: staff.operatorID, previousRole: 'member', role: 'owner' },
-          emitted_by: 'core-tenants',
+          emittedBy: 'core-tenants',
         },
       ]);
     });
@@ -136,7 +140,7 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       });
       expect(await roleOf(env.platform, tenantID, owners[0].operatorID)).toBe('owner');
       expect(await auditRecordsOf(env.platform, tenantID, 'member.roleChanged')).toEqual([]);
-      expect(await webhookEventsOf(env.platform.dataSource, tenantID)).toEqual([]);
+      expect(await webhooks.eventsOf(tenantID)).toEqual([]);
     });
 
     it('keeps one owner when two owners demote each other at the same moment: exactly one succeeds', async () => {
@@ -153,7 +157,7 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
         expect([403, 409]).toContain(statuses[1]);
         const roles = [await roleOf(env.platform, tenantID, a.operatorID), await roleOf(env.platform, tenantID, b.operatorID)];
         expect(roles.sort()).toEqual(['member', 'owner']);
-        expect(await webhookEventsOf(env.platform.dataSource, tenantID, 'member.roleChanged')).toHaveLength(1);
+        expect(await webhooks.eventsOf(tenantID, 'member.roleChanged')).toHaveLength(1);
       }
     });
 
@@ -186,7 +190,7 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       expect([badRole.response.status, singleError(badRole.error).error_code]).toEqual([400, 1002]);
       expect(singleError((await teamApi(env.platform, env.tenantID).changeRole(env.member.operatorID, 'owner')).error).error_code).toBe(1003);
       expect(await roleOf(env.platform, env.tenantID, env.member.operatorID)).toBe('member');
-      expect(await webhookEventsOf(env.platform.dataSource, env.tenantID)).toEqual([]);
+      expect(await webhooks.eventsOf(env.tenantID)).toEqual([]);
     });
   });
 
@@ -206,8 +210,8 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       expect([after.response.status, singleError(after.error).error_code]).toEqual([403, 1004]);
 
       expect(await auditRecordsOf(env.platform, tenantID, 'member.removed')).toEqual([[staff.operatorID, boss.operatorID, { role: 'member' }]]);
-      expect(await webhookEventsOf(env.platform.dataSource, tenantID, 'member.removed')).toEqual([
-        { type: 'member.removed', ordering_key: `member:${staff.operatorID}`, data: { operatorID: staff.operatorID, role: 'member' }, emitted_by: 'core-tenants' },
+      expect(await webhooks.eventsOf(tenantID, 'member.removed')).toEqual([
+        { type: 'member.removed', version: 1, orderingKey: `member:${staff.operatorID}`, data: { operatorID: staff.operatorID, role: 'member' }, emittedBy: 'core-tenants' },
       ]);
       const again = await teamApi(env.platform, tenantID, await env.bearer(boss)).remove(staff.operatorID);
       expect([again.response.status, singleError(again.error).error_code]).toEqual([404, 1990]);
@@ -220,7 +224,7 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       const last = await teamApi(env.platform, tenantID, await env.bearer(second)).remove(second.operatorID);
       expect([last.response.status, singleError(last.error).error_code]).toEqual([409, 1991]);
       expect(await roleOf(env.platform, tenantID, second.operatorID)).toBe('owner');
-      expect(await webhookEventsOf(env.platform.dataSource, tenantID, 'member.removed')).toHaveLength(1);
+      expect(await webhooks.eventsOf(tenantID, 'member.removed')).toHaveLength(1);
     });
 
     it('refuses a member removing anyone, themself included (403), an outsider (403), an unknown tenant (404) and bad ids (400)', async () => {
@@ -236,7 +240,7 @@ describe('team members: GET, PATCH and DELETE /v1/tenants/{tenantID}/operators',
       expect([badID.response.status, singleError(badID.error).error_code]).toEqual([400, 1002]);
       expect(singleError((await teamApi(env.platform, env.tenantID).remove(env.member.operatorID)).error).error_code).toBe(1003);
       expect(await roleOf(env.platform, env.tenantID, env.member.operatorID)).toBe('member');
-      expect(await webhookEventsOf(env.platform.dataSource, env.tenantID)).toEqual([]);
+      expect(await webhooks.eventsOf(env.tenantID)).toEqual([]);
     });
   });
 });
