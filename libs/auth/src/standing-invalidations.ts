@@ -51,6 +51,8 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
   }
 
   onModuleInit(): void {
+    // An app that also runs a transport server (core-tenants) initialises its modules twice: one listener per process.
+    if (this.subscriber) return;
     const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:standings` });
     this.subscriber = subscriber;
     subscriber.on('ready', () => void this.subscribe(subscriber));
