@@ -4,7 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPluginsHelpdeskClient, createServicesApiClient, PluginsHelpdeskClient, ServicesApiClient } from '@platform/api-client';
 import { StandingInvalidations } from '@platform/auth';
 import { loadConfig } from '@platform/config';
-import { OperatorFixture } from '@platform/testing';
+import { OperatorFixture, TEST_REDIS_URL } from '@platform/testing';
+import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
@@ -121,5 +122,34 @@ describe('membership changes across replicas of services-api and plugins-helpdes
       // Still a member: reading the team is allowed.
       expect((await membersSeenBy(client, bearer)).response.status).toBe(200);
     }
+  });
+
+  it("refuses a removed member on a replica whose listening connection was cut: it keeps no copy it could not hear about", async () => {
+    const member = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, member.operatorID, 'member');
+    const bearer = `Bearer ${await platform.tokenFor(member.operatorID)}`;
+    await warmEveryReplica(bearer, 200);
+
+    // Cut one services-api replica's listening connection (Redis closes it; it reconnects by itself).
+    const admin = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const listeners = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'))
+        .trim()
+        .split('\n')
+        // This test Redis database's only: other environments may share the server.
+        .filter((line) => line.includes(' name=services-api:standings ') && line.includes(` db=${new URL(TEST_REDIS_URL).pathname.slice(1) || '0'} `))
+        .map((line) => /^id=(\d+)/.exec(line)![1]);
+      expect(listeners.length).toBeGreaterThanOrEqual(2);
+      await admin.call('CLIENT', 'KILL', 'ID', listeners[0]);
+    } finally {
+      admin.disconnect();
+    }
+    const removed = await services[0].DELETE('/v1/tenants/{tenantID}/operators/{operatorID}', {
+      params: { path: { tenantID, operatorID: member.operatorID } },
+      headers: { authorization: ownerBearer },
+    });
+    expect(removed.response.status).toBe(200);
+    for (const client of services) expect((await membersSeenBy(client, bearer)).error).toMatchObject({ errors: [{ error_code: 1004 }] });
+    for (const client of helpdesks) expect((await domainsSeenBy(client, bearer)).error).toMatchObject({ errors: [{ error_code: 1004 }] });
   });
 });
