@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { PasswordWork } from '@platform/auth';
 import { CoreTenantsConfig } from './config';
+import { MembersModule } from './members/members.module';
 import { OperatorsModule } from './operators/operators.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { KNOWN_CLIENT_TTL_SECONDS } from './sign-in/known-sign-in-clients';
@@ -35,6 +36,7 @@ export class CoreTenantsModule {
         TenantsModule,
         SignInModule,
         OperatorsModule,
+        MembersModule,
         PluginConnectionsModule.forRoot(config),
         TransportModule,
       ],

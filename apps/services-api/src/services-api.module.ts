@@ -16,6 +16,7 @@ import { PluginConnectionsModule } from './plugin-connections/plugin-connections
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
+import { TeamModule } from './team/team.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 import { WebhookEndpointsModule } from './webhooks/endpoints/webhook-endpoints.module';
 import { webhookEndpointsSettingsOf } from './webhooks/endpoints/webhook-endpoints-settings';
@@ -49,6 +50,7 @@ export class ServicesApiModule {
           measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE, WEBHOOK_DELIVERY_QUEUE],
         }),
         PluginConnectionsModule,
+        TeamModule,
         CampaignModelsModule.forRoot({
           provider: {
             baseUrl: config.WHATSAPP_API_BASE_URL,

@@ -1,12 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
-import { AuthCacheSettings, AuthModule, OperatorTokenSettings } from '@platform/auth';
+import { AuthCacheSettings, AuthModule, OperatorTokenSettings, standingInvalidationChannel } from '@platform/auth';
 import { BaseConfig, parseRateLimit } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
-import { TransportReadinessModule } from '@platform/transport';
+import { TransportReadinessModule, transportNamespaceOf } from '@platform/transport';
 import { WebhooksModule } from '@platform/webhooks';
 import { Clock } from './clock';
 import { DatabasePoolMetrics } from './database-pool-metrics';
@@ -39,7 +39,11 @@ export class AppFoundationModule {
         AuthModule.forRoot(
           operatorTokens,
           { app, principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL), tenant: parseRateLimit(config.RATE_LIMIT_TENANT) },
-          new AuthCacheSettings({ current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS }, config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS),
+          new AuthCacheSettings(
+            { current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS },
+            config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS,
+            standingInvalidationChannel(transportNamespaceOf(config)),
+          ),
         ),
         AuditModule.forApp(app),
         WebhooksModule.forApp(app),

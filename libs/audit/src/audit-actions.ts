@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   'invitation.sent': 'invitation',
   'invitation.accepted': 'invitation',
   'invitation.revoked': 'invitation',
+  'member.roleChanged': 'member',
+  'member.removed': 'member',
   'helpdeskDomain.added': 'helpdeskDomain',
   'helpdeskDomain.activated': 'helpdeskDomain',
   'helpdeskDomain.removed': 'helpdeskDomain',

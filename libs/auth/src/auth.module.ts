@@ -9,6 +9,7 @@ import { CacheSeal } from './cache-seal';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
 import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
+import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
 /** Needs the app's TypeORM DataSource, the REDIS client, its QuotaCounters and PlatformMetrics. */
@@ -32,9 +33,10 @@ export class AuthModule {
         { provide: REQUEST_QUOTA_SETTINGS, useValue: quotas },
         RequestQuotas,
         AuthGuard,
+        StandingInvalidations,
         TenantAccessService,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, CacheSeal],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, StandingInvalidations, CacheSeal],
     };
   }
 }

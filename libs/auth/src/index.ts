@@ -1,6 +1,6 @@
 export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
-export { AuthCacheSettings } from './auth-cache-settings';
+export { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
 export { AuthModule, describePluginAuthSchemes } from './auth.module';
 export { parseAuthorizationHeader } from './authorization-header';
 export type { PresentedCredential } from './authorization-header';
@@ -14,6 +14,8 @@ export { AUTH_PROFILES } from './principal';
 export type { AuthProfile, OperatorPrincipal, PluginConnectionPrincipal, PluginPrincipal, Principal } from './principal';
 export { encodeIdAndSecret, generateSecretToken, hashSecretToken, secretTokenMatches } from './secret-tokens';
 export { TenantAccessService } from './tenant-access.service';
+export { StandingInvalidations } from './standing-invalidations';
+export type { ForgottenStanding } from './standing-invalidations';
 export { grantTenantScope, trustedTenantScope } from './tenant-scope';
 export type { TenantScope } from './tenant-scope';
 export type { AccessRequirement } from './tenant-access.service';

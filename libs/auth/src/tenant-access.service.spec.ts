@@ -1,8 +1,10 @@
 import { fake } from '@platform/testing-doubles';
 import Redis from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
+import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
@@ -36,11 +38,29 @@ async function refusalOf(promise: Promise<unknown>): Promise<string | undefined>
   }
 }
 
+const settings = new AuthCacheSettings({ current: 'a-cache-secret-for-these-tests-only-000' }, 5, standingInvalidationChannel(`spec-${process.pid}`));
+
+/** A replica's invalidation listener, subscribed before it is handed out. */
+async function listening(redis: Redis, started: StandingInvalidations[]): Promise<StandingInvalidations> {
+  const invalidations = new StandingInvalidations(redis, settings);
+  invalidations.onModuleInit();
+  started.push(invalidations);
+  await vi.waitFor(() => expect(invalidations.listening).toBe(true));
+  return invalidations;
+}
+
 describe('TenantAccessService standings', () => {
   let redis: Redis;
+  let invalidations: StandingInvalidations;
+  const started: StandingInvalidations[] = [];
+  const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener);
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    invalidations = await listening(redis, started);
+  });
+  afterAll(async () => {
+    for (const listener of started) await listener.onApplicationShutdown();
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -50,7 +70,7 @@ describe('TenantAccessService standings', () => {
 
   it('sees an operator leaving a tenant once the 5 s standing read before has expired, not later', async () => {
     const db = database();
-    const access = new TenantAccessService(db.repository, redis, seal);
+    const access = replica(db);
     await access.require(operator, tenantID);
     db.role = null;
     await access.require(operator, tenantID);
@@ -64,24 +84,58 @@ describe('TenantAccessService standings', () => {
 
   it('takes an operator standing another replica read from Redis, until that copy expires', async () => {
     const first = database();
-    await new TenantAccessService(first.repository, redis, seal).require(operator, tenantID);
+    await replica(first).require(operator, tenantID);
     const second = database();
     second.role = null;
-    const replica = new TenantAccessService(second.repository, redis, seal);
-    await replica.require(operator, tenantID);
+    const other = replica(second);
+    await other.require(operator, tenantID);
     expect(second.reads).toBe(0);
 
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 5_001 });
     await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
-    expect(await refusalOf(replica.require(operator, tenantID))).toBe('Forbidden');
+    expect(await refusalOf(other.require(operator, tenantID))).toBe('Forbidden');
   });
 
   it('refuses a plugin at once when its standing is forgotten (its connection removed)', async () => {
     const db = database();
-    const access = new TenantAccessService(db.repository, redis, seal);
+    const access = replica(db);
     await access.require(plugin, tenantID);
     db.installed = false;
-    await new TenantAccessService(database().repository, redis, seal).forget(tenantID, `plugin:${plugin.pluginID}`);
+    await replica(database()).forget(tenantID, `plugin:${plugin.pluginID}`);
     expect(await refusalOf(access.require(plugin, tenantID))).toBe('Forbidden');
+  });
+
+  it('refuses a removed operator at once on another replica that kept the standing in process', async () => {
+    const db = database();
+    const kept = replica(db, await listening(redis, started));
+    await kept.require(operator, tenantID);
+    await kept.require(operator, tenantID);
+    expect(db.reads).toBe(1);
+
+    db.role = null;
+    await replica(database()).forget(tenantID, `operator:${operator.operatorID}`);
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'));
+    expect(db.reads).toBe(2);
+  });
+
+  it('keeps nothing in process while its invalidation listener is not subscribed', async () => {
+    const db = database();
+    const deaf = new StandingInvalidations(redis, settings);
+    const access = replica(db, deaf);
+    await access.require(operator, tenantID);
+    await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
+    db.role = null;
+    expect(await refusalOf(access.require(operator, tenantID))).toBe('Forbidden');
+    expect(db.reads).toBe(2);
+  });
+
+  it('drops every in-process standing when a message it cannot read arrives (a forged message only costs a lookup)', async () => {
+    const db = database();
+    const kept = replica(db, await listening(redis, started));
+    await kept.require(operator, tenantID);
+    await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
+    db.role = null;
+    await redis.publish(settings.invalidationChannel, 'not a standing');
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'));
   });
 });

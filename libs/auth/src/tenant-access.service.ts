@@ -9,6 +9,7 @@ import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
+import { StandingInvalidations } from './standing-invalidations';
 import { grantTenantScope, TenantScope } from './tenant-scope';
 
 /** What a principal may do on a tenant, as looked up (and cached briefly). */
@@ -22,8 +23,10 @@ export interface AccessRequirement {
 }
 
 /**
- * Seconds a looked-up standing is reused. Membership is not in the token, so
- * removing an operator from a tenant takes effect within this many seconds.
+ * Seconds a looked-up standing is reused. Membership is not in the token; a
+ * removal or a role change forgets the standing on every replica at once
+ * (`forget`), and this bounds how long a copy written back by a lookup that
+ * raced the change can live.
  */
 const STANDING_TTL_SECONDS = 5;
 
@@ -45,18 +48,32 @@ export class TenantAccessService {
   private readonly logger = new Logger(TenantAccessService.name);
   /**
    * Operator standings, also kept in this process until their Redis copy
-   * expires, which spares a Redis round trip on most requests and changes
-   * nothing of when a membership change is seen (at most STANDING_TTL_SECONDS
-   * after the read). Plugin standings are not kept here: core-tenants forgets
-   * them in Redis the moment a connection is removed, and that must hold at once.
+   * expires, which spares a Redis round trip on most requests. They are read
+   * only while this replica listens to the standing invalidations, so a
+   * removal or role change (`forget`, on any replica) is seen by the next
+   * request. Plugin standings are not kept here.
    */
   private readonly operatorStandings = new ExpiringCache<Standing>(LOCAL_OPERATOR_STANDINGS);
+  /** Counts the invalidations heard: a lookup that saw one arrive while it ran keeps no in-process copy. */
+  private invalidationsHeard = 0;
 
   constructor(
     private readonly reads: AuthReadsRepository,
     @Inject(REDIS) private readonly redis: Redis,
     private readonly seal: CacheSeal,
-  ) {}
+    private readonly invalidations: StandingInvalidations,
+  ) {
+    invalidations.onChange(
+      ({ tenantID, subject }) => {
+        this.invalidationsHeard += 1;
+        this.operatorStandings.delete(standingKey(tenantID, subject));
+      },
+      () => {
+        this.invalidationsHeard += 1;
+        this.operatorStandings.clear();
+      },
+    );
+  }
 
   /**
    * Throws 403 1004 (or 404 1062) unless the principal may act on the tenant;
@@ -81,10 +98,18 @@ export class TenantAccessService {
     if (!allowed) throw new AppException('Forbidden');
   }
 
-  /** Forget cached standings of a tenant subject at once (e.g. after removing a membership or connection). */
+  /**
+   * Forgets a tenant subject's standing at once, on every replica of every
+   * app (after removing a membership, changing a role or removing a
+   * connection): its Redis copy is deleted and every replica is told to drop
+   * its in-process copy. Throws when Redis fails; a replica that missed the
+   * message is not listening, and so reads no in-process copy.
+   */
   async forget(tenantID: string, subjectID: string): Promise<void> {
-    this.operatorStandings.delete(standingKey(tenantID, subjectID));
-    await this.redis.del(standingKey(tenantID, subjectID));
+    const normalizedTenantID = canonicalUuid(tenantID);
+    this.operatorStandings.delete(standingKey(normalizedTenantID, subjectID));
+    await this.redis.del(standingKey(normalizedTenantID, subjectID));
+    await this.invalidations.publish({ tenantID: normalizedTenantID, subject: subjectID });
   }
 
   private async standingOf(principal: Principal, tenantID: string): Promise<Standing> {
@@ -92,7 +117,9 @@ export class TenantAccessService {
     if (principal.kind === 'pluginConnection' && principal.tenantID === normalizedTenantID) return 'installed';
     const subject = principal.kind === 'operator' ? `operator:${principal.operatorID}` : principal.kind === 'plugin' ? `plugin:${principal.pluginID}` : 'none';
     const key = standingKey(normalizedTenantID, subject);
-    const keptHere = principal.kind === 'operator';
+    // In-process copies are trusted only while no invalidation can be missed.
+    const keptHere = principal.kind === 'operator' && this.invalidations.listening;
+    const heardBefore = this.invalidationsHeard;
     if (keptHere) {
       const local = this.operatorStandings.get(key, Date.now());
       if (local) return local;
@@ -105,12 +132,14 @@ export class TenantAccessService {
     // A value that does not verify is a miss: the standing is read from PostgreSQL.
     const cached = shared && (this.seal.open('standing', key, shared.value, sharedReadAt) as Standing | undefined);
     if (cached !== undefined && STANDINGS.includes(cached)) {
-      if (keptHere && shared?.expiresAtMs !== undefined) this.operatorStandings.set(key, cached, shared.expiresAtMs);
+      if (keptHere && shared?.expiresAtMs !== undefined && this.invalidationsHeard === heardBefore) this.operatorStandings.set(key, cached, shared.expiresAtMs);
       return cached;
     }
     const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
     const sealed = this.seal.seal(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
+    // A standing changed while this lookup ran: the answer may be from before it, so it is not kept anywhere.
+    if (this.invalidationsHeard !== heardBefore) return standing;
     await this.redis.set(key, sealed, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
     if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;

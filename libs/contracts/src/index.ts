@@ -22,3 +22,13 @@ export { CheckInvitation, CheckInvitationPayload } from './invitations/check-inv
 export type { CheckInvitationReply } from './invitations/check-invitation.message';
 export { AcceptInvitation, AcceptInvitationPayload } from './invitations/accept-invitation.message';
 export type { AcceptInvitationReply } from './invitations/accept-invitation.message';
+export { ListPendingInvitations, ListPendingInvitationsPayload } from './invitations/list-pending-invitations.message';
+export type { ListPendingInvitationsReply, PendingInvitation } from './invitations/list-pending-invitations.message';
+export { RevokeInvitation, RevokeInvitationPayload } from './invitations/revoke-invitation.message';
+export type { RevokeInvitationReply } from './invitations/revoke-invitation.message';
+export { ListMembers, ListMembersPayload, MEMBER_ROLES } from './members/list-members.message';
+export type { ListMembersReply, Member, MemberRole } from './members/list-members.message';
+export { ChangeMemberRole, ChangeMemberRolePayload } from './members/change-member-role.message';
+export type { ChangeMemberRoleReply } from './members/change-member-role.message';
+export { RemoveMember, RemoveMemberPayload } from './members/remove-member.message';
+export type { RemoveMemberReply } from './members/remove-member.message';

@@ -46,4 +46,13 @@ describe('error catalog', () => {
     expect(ERROR_CATALOG.WebhookEndpointNotFound).toEqual({ code: 1960, name: 'WebhookEndpointNotFoundError', status: 404, message: 'Webhook endpoint not found.' });
     expect(ERROR_CATALOG.WebhookEndpointLimitReached).toMatchObject({ code: 1961, name: 'WebhookEndpointLimitReachedError', status: 409 });
   });
+
+  it.each([
+    [1990, 'MemberNotFound', 404],
+    [1991, 'LastOwner', 409],
+    [1992, 'InvitationNotFound', 404],
+  ] as const)('holds team management error %i as %s (%i)', (code, key, status) => {
+    expect(errorKeyOfCode(code)).toBe(key);
+    expect(ERROR_CATALOG[key].status).toBe(status);
+  });
 });

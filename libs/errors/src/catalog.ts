@@ -116,6 +116,14 @@ export const ERROR_CATALOG = {
     status: 409,
     message: 'A request with this Idempotency-Key is still in progress. Try again in a moment.',
   },
+  MemberNotFound: { code: 1990, name: 'MemberNotFoundError', status: 404, message: 'This operator is not a member of this tenant.' },
+  LastOwner: {
+    code: 1991,
+    name: 'LastOwnerError',
+    status: 409,
+    message: 'A tenant keeps at least one owner. Make another member an owner first.',
+  },
+  InvitationNotFound: { code: 1992, name: 'InvitationNotFoundError', status: 404, message: 'This tenant has no such pending invitation.' },
   InternalServiceTimeout: {
     code: 5904,
     name: 'InternalServiceTimeoutError',

@@ -62,6 +62,24 @@ export class FixtureBuilder {
     await this.dataSource.query('INSERT INTO memberships (tenant_id, operator_id, role) VALUES ($1, $2, $3)', [tenantID, operatorID, role]);
   }
 
+  /**
+   * An invitation of an address to the tenant, as `POST .../operators/invitations`
+   * records it (without its mail); answers its id and its token.
+   */
+  async invitation(
+    tenantID: string,
+    email: string,
+    options: { invitedBy?: string; expiresAt?: Date; acceptedBy?: string } = {},
+  ): Promise<{ invitationID: string; token: string }> {
+    const token = generateSecretToken();
+    const rows: { id: string }[] = await this.dataSource.query(
+      `INSERT INTO operator_invitations (tenant_id, email, token_hash, invited_by, expires_at, accepted_at, accepted_operator_id)
+       VALUES ($1, $2, $3, $4, $5, CASE WHEN $6::uuid IS NULL THEN NULL ELSE now() END, $6::uuid) RETURNING id`,
+      [tenantID, email.toLowerCase(), hashSecretToken(token), options.invitedBy ?? null, options.expiresAt ?? new Date(Date.now() + 86_400_000), options.acceptedBy ?? null],
+    );
+    return { invitationID: rows[0].id, token };
+  }
+
   async plugin(
     options: {
       name?: string;

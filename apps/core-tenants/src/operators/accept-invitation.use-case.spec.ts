@@ -1,5 +1,5 @@
 import type { Clock } from '@platform/app-foundation';
-import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
+import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import type { InvitationRow, OperatorsRepository } from './operators.repository';
@@ -13,6 +13,7 @@ class FakeOperators {
   invitation: InvitationRow | undefined = { id: 'inv-1', tenantID: TENANT, email: 'ana@acme.com.br', expiresAt: new Date(NOW + 1), acceptedAt: null };
   memberships: string[] = [];
   audit = new RecordingAuditTrail();
+  webhooks = new RecordingWebhookEvents();
 
   asRepository(): OperatorsRepository {
     return fake<OperatorsRepository>({
@@ -32,17 +33,20 @@ const clock: Clock = { now: () => new Date(NOW) };
 describe('AcceptInvitationUseCase', () => {
   it('makes the operator a member of the inviting tenant, once', async () => {
     const fake = new FakeOperators();
-    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail());
+    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'accepted', tenantID: TENANT, role: 'member' });
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
     expect(fake.memberships).toEqual([`${TENANT}:op-1`]);
     expect(fake.audit.records.map(({ tenantID, record }) => [tenantID, record.action, record.targetID])).toEqual([[TENANT, 'invitation.accepted', 'inv-1']]);
+    expect(fake.webhooks.events.map(({ tenantID, event }) => [tenantID, event])).toEqual([
+      [TENANT, { type: 'invitation.accepted', subject: 'member:op-1', data: { invitationID: 'inv-1', operatorID: 'op-1', role: 'member' } }],
+    ]);
   });
 
   it('refuses an invitation for another address, an expired one, an unknown token and an unknown operator, writing nothing', async () => {
     const fake = new FakeOperators();
     fake.emails.set('op-2', 'bia@acme.com.br');
-    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail());
+    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
     expect(await useCase.execute({ operatorID: 'op-2', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: 'c'.repeat(64) })).toEqual({ outcome: 'unusable' });
     expect(await useCase.execute({ operatorID: 'op-9', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
@@ -50,5 +54,6 @@ describe('AcceptInvitationUseCase', () => {
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
     expect(fake.memberships).toEqual([]);
     expect(fake.audit.records).toEqual([]);
+    expect(fake.webhooks.events).toEqual([]);
   });
 });

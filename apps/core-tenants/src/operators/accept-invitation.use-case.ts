@@ -3,7 +3,8 @@ import { Clock } from '@platform/app-foundation';
 import { AuditTrail } from '@platform/audit';
 import { trustedTenantScope } from '@platform/auth';
 import { AcceptInvitationReply } from '@platform/contracts';
-import { usableInvitation } from './invitations';
+import { WebhookEvents } from '@platform/webhooks';
+import { invitationAccepted, usableInvitation } from './invitations';
 import { OperatorsRepository } from './operators.repository';
 
 export interface AcceptInvitationCommand {
@@ -14,7 +15,8 @@ export interface AcceptInvitationCommand {
 /**
  * An operator who already has an account joins the tenant that invited their
  * address. The invitation is locked, checked (unused, unexpired, for this
- * operator's address) and used up with the membership in one transaction.
+ * operator's address) and used up with the membership, its audit record
+ * and its `invitation.accepted` webhook event in one transaction.
  */
 @Injectable()
 export class AcceptInvitationUseCase {
@@ -22,6 +24,7 @@ export class AcceptInvitationUseCase {
     private readonly operators: OperatorsRepository,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async execute(command: AcceptInvitationCommand): Promise<AcceptInvitationReply> {
@@ -31,11 +34,13 @@ export class AcceptInvitationUseCase {
       const now = this.clock.now();
       if (email === undefined || !usableInvitation(invitation, email, now.getTime())) return { outcome: 'unusable' };
       await this.operators.acceptInvitation(runner, invitation, command.operatorID, now);
-      await this.audit.record(runner, trustedTenantScope(invitation.tenantID), {
+      const scope = trustedTenantScope(invitation.tenantID);
+      await this.audit.record(runner, scope, {
         action: 'invitation.accepted',
         targetID: invitation.id,
         summary: { operatorID: command.operatorID, role: 'member' },
       });
+      await this.webhooks.emit(runner, scope, invitationAccepted(invitation.id, command.operatorID));
       return { outcome: 'accepted', tenantID: invitation.tenantID, role: 'member' };
     });
   }

@@ -3,6 +3,7 @@ import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import { CheckInvitationUseCase } from './check-invitation.use-case';
 import { CheckOperatorEmailUseCase } from './check-operator-email.use-case';
 import { CreateInvitationUseCase } from './create-invitation.use-case';
+import { ListPendingInvitationsUseCase } from './list-pending-invitations.use-case';
 import { OperatorsRepository } from './operators.repository';
 import { OperatorsRpcController } from './operators.rpc-controller';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
@@ -19,6 +20,7 @@ import { WithdrawInvitationUseCase } from './withdraw-invitation.use-case';
     WithdrawInvitationUseCase,
     CheckInvitationUseCase,
     AcceptInvitationUseCase,
+    ListPendingInvitationsUseCase,
   ],
 })
 export class OperatorsModule {}

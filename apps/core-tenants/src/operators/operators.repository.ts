@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { TenantScope } from '@platform/auth';
+import type { PendingInvitation } from '@platform/contracts';
 import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 
 export interface NewOperator {
@@ -60,6 +62,26 @@ const WITHDRAW_INVITATION = sql<{ tenantID: string }, [invitationID: string]>(
   'DELETE FROM operator_invitations WHERE id = $1 AND accepted_at IS NULL RETURNING tenant_id AS "tenantID"',
 );
 
+const WITHDRAW_TENANT_INVITATION = sql<{ tenantID: string }, [invitationID: string, tenantID: string]>(
+  'DELETE FROM operator_invitations WHERE id = $1 AND tenant_id = $2 AND accepted_at IS NULL RETURNING tenant_id AS "tenantID"',
+);
+
+const PENDING_INVITATION_COUNT = sql<{ totalCount: number }, [tenantID: string, now: Date]>(
+  `SELECT count(*)::int AS "totalCount" FROM operator_invitations WHERE tenant_id = $1 AND accepted_at IS NULL AND expires_at > $2`,
+);
+
+// Newest first; the id breaks ties so pages never overlap.
+const PENDING_INVITATIONS = sql<
+  { invitationID: string; operatorEmail: string; invitedBy: string | null; createdAt: Date; expiresAt: Date },
+  [tenantID: string, now: Date, limit: number, offset: number]
+>(
+  `SELECT id AS "invitationID", email AS "operatorEmail", invited_by AS "invitedBy", created_at AS "createdAt", expires_at AS "expiresAt"
+     FROM operator_invitations
+    WHERE tenant_id = $1 AND accepted_at IS NULL AND expires_at > $2
+    ORDER BY created_at DESC, id DESC
+    LIMIT $3 OFFSET $4`,
+);
+
 const INVITATION_CONTEXT = sql<{ tenantName: string; inviterName: string | null }, [tenantID: string, inviterID: string]>(
   `SELECT t.name AS "tenantName", o.firstname AS "inviterName"
          FROM tenants t LEFT JOIN operators o ON o.id = $2 WHERE t.id = $1`,
@@ -110,9 +132,25 @@ export class OperatorsRepository extends TransactionalRepository {
     return created.length > 0;
   }
 
-  /** Deletes an invitation that was never accepted; answers its tenant, or undefined when there was none. */
-  async withdrawInvitation(invitationID: string, runner: SqlRunner = this.dataSource): Promise<string | undefined> {
-    return (await firstRow(runner, WITHDRAW_INVITATION, [invitationID]))?.tenantID;
+  /**
+   * Deletes an invitation that was never accepted (of `tenantID` only, when
+   * given); answers its tenant, or undefined when there was none.
+   */
+  async withdrawInvitation(invitationID: string, runner: SqlRunner = this.dataSource, tenantID?: string): Promise<string | undefined> {
+    const withdrawn = tenantID === undefined
+      ? await firstRow(runner, WITHDRAW_INVITATION, [invitationID])
+      : await firstRow(runner, WITHDRAW_TENANT_INVITATION, [invitationID, tenantID]);
+    return withdrawn?.tenantID;
+  }
+
+  /** Invitations of the tenant neither accepted nor expired at `now` (revoked ones are deleted). */
+  async pendingInvitationCount(scope: TenantScope, now: Date): Promise<number> {
+    return (await firstRow(this.dataSource, PENDING_INVITATION_COUNT, [scope.tenantID, now]))?.totalCount ?? 0;
+  }
+
+  async pendingInvitations(scope: TenantScope, now: Date, limit: number, offset: number): Promise<PendingInvitation[]> {
+    const found = await rows(this.dataSource, PENDING_INVITATIONS, [scope.tenantID, now, limit, offset]);
+    return found.map((row) => ({ ...row, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() }));
   }
 
   /** The tenant's name and the inviter's first name, for the invitation mail; undefined for an unknown tenant. */

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { trustedTenantScope } from '@platform/auth';
 import { canonicalUuid } from '@platform/http-common';
 import {
   AcceptInvitation,
@@ -15,9 +16,15 @@ import {
   CreateInvitation,
   CreateInvitationPayload,
   CreateInvitationReply,
+  ListPendingInvitations,
+  ListPendingInvitationsPayload,
+  ListPendingInvitationsReply,
   RegisterOperator,
   RegisterOperatorPayload,
   RegisterOperatorReply,
+  RevokeInvitation,
+  RevokeInvitationPayload,
+  RevokeInvitationReply,
   WithdrawInvitation,
   WithdrawInvitationPayload,
   WithdrawInvitationReply,
@@ -26,6 +33,7 @@ import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import { CheckInvitationUseCase } from './check-invitation.use-case';
 import { CheckOperatorEmailUseCase } from './check-operator-email.use-case';
 import { CreateInvitationUseCase } from './create-invitation.use-case';
+import { ListPendingInvitationsUseCase } from './list-pending-invitations.use-case';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
 import { WithdrawInvitationUseCase } from './withdraw-invitation.use-case';
 
@@ -44,6 +52,7 @@ export class OperatorsRpcController {
     private readonly withdrawal: WithdrawInvitationUseCase,
     private readonly invitationCheck: CheckInvitationUseCase,
     private readonly acceptance: AcceptInvitationUseCase,
+    private readonly pendingList: ListPendingInvitationsUseCase,
   ) {}
 
   @MessagePattern(RegisterOperator.pattern)
@@ -73,7 +82,19 @@ export class OperatorsRpcController {
 
   @MessagePattern(WithdrawInvitation.pattern)
   withdrawInvitation(@Payload() payload: WithdrawInvitationPayload): Promise<WithdrawInvitationReply> {
-    return this.withdrawal.execute({ invitationID: canonicalUuid(payload.invitationID) });
+    return this.withdrawal.execute({ invitationID: canonicalUuid(payload.invitationID), reason: 'mailNotQueued' });
+  }
+
+  @MessagePattern(ListPendingInvitations.pattern)
+  listPendingInvitations(@Payload() payload: ListPendingInvitationsPayload): Promise<ListPendingInvitationsReply> {
+    return this.pendingList.execute({ scope: trustedTenantScope(canonicalUuid(payload.tenantID)), offset: payload.offset, limit: payload.limit });
+  }
+
+  /** An owner's revocation is the withdrawal of an invitation whose mail could not be queued, limited to their tenant. */
+  @MessagePattern(RevokeInvitation.pattern)
+  async revokeInvitation(@Payload() payload: RevokeInvitationPayload): Promise<RevokeInvitationReply> {
+    await this.withdrawal.execute({ invitationID: canonicalUuid(payload.invitationID), tenantID: canonicalUuid(payload.tenantID), reason: 'revokedByOwner' });
+    return { revoked: true };
   }
 
   @MessagePattern(CheckInvitation.pattern)

@@ -1,5 +1,5 @@
 import type { Clock } from '@platform/app-foundation';
-import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
+import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { InvitationRow, NewOperator, OperatorsRepository } from './operators.repository';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
@@ -14,6 +14,7 @@ class FakeOperators {
   invitations = new Map<string, InvitationRow>();
   memberships: string[] = [];
   audit = new RecordingAuditTrail();
+  webhooks = new RecordingWebhookEvents();
   private nextID = 1;
 
   invite(email: string, overrides: Partial<InvitationRow> = {}): void {
@@ -44,14 +45,14 @@ const operator = (email: string): NewOperator => ({ email, firstname: 'Ana', las
 describe('RegisterOperatorUseCase', () => {
   it('creates an operator whose address has no account yet', async () => {
     const fake = new FakeOperators();
-    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail()).execute({ operator: operator('ana@acme.com.br') });
+    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br') });
     expect(reply).toEqual({ outcome: 'registered', operatorID: 'op-1' });
   });
 
   it('tells services-api an address already has an account, and writes nothing', async () => {
     const fake = new FakeOperators();
     fake.operators.set('ana@acme.com.br', 'existing');
-    expect(await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail()).execute({ operator: operator('ana@acme.com.br') })).toEqual({
+    expect(await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br') })).toEqual({
       outcome: 'email-taken',
     });
     expect([...fake.operators.values()]).toEqual(['existing']);
@@ -60,12 +61,13 @@ describe('RegisterOperatorUseCase', () => {
   it('with a usable invitation, creates the operator as a member and uses the invitation up', async () => {
     const fake = new FakeOperators();
     fake.invite('ana@acme.com.br');
-    const useCase = new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail());
+    const useCase = new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
     const reply = await useCase.execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
     expect(reply).toEqual({ outcome: 'registered', operatorID: 'op-1' });
     expect(fake.memberships).toEqual([`${TENANT}:op-1:member`]);
     // Signing up is not authenticated: the new operator is named as who accepted.
     expect(fake.audit.records.map(({ record, actor }) => [record.action, actor])).toEqual([['invitation.accepted', 'operator:op-1']]);
+    expect(fake.webhooks.events.map(({ tenantID, event }) => [tenantID, event.type, event.subject])).toEqual([[TENANT, 'invitation.accepted', 'member:op-1']]);
     expect(fake.invitations.get(TOKEN_HASH)!.acceptedAt).toEqual(new Date(NOW));
   });
 
@@ -80,10 +82,11 @@ describe('RegisterOperatorUseCase', () => {
     fake.invite('ana@acme.com.br');
     arrange(fake);
     const before = fake.invitations.get(TOKEN_HASH)?.acceptedAt;
-    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail()).execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
+    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
     expect(reply).toEqual({ outcome: 'invitation-unusable' });
     expect(fake.memberships).toEqual([]);
     expect(fake.audit.records).toEqual([]);
+    expect(fake.webhooks.events).toEqual([]);
     expect(fake.invitations.get(TOKEN_HASH)?.acceptedAt).toEqual(before);
   });
 });

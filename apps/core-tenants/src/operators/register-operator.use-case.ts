@@ -3,7 +3,8 @@ import { Clock } from '@platform/app-foundation';
 import { AuditTrail } from '@platform/audit';
 import { trustedTenantScope } from '@platform/auth';
 import { RegisterOperatorReply } from '@platform/contracts';
-import { usableInvitation } from './invitations';
+import { WebhookEvents } from '@platform/webhooks';
+import { invitationAccepted, usableInvitation } from './invitations';
 import { NewOperator, OperatorsRepository } from './operators.repository';
 
 export interface RegisterOperatorCommand {
@@ -15,7 +16,7 @@ export interface RegisterOperatorCommand {
 /**
  * Creates an operator whose address services-api has proven. With an
  * invitation, the invitation is locked, checked, used up and the membership
- * written in one transaction: two sign-ups with one token cannot both
+ * written (with its audit record and `invitation.accepted` webhook event) in one transaction: two sign-ups with one token cannot both
  * succeed, and a refusal writes nothing. An address that already has an
  * account is told apart only to services-api, which answers it exactly as a
  * wrong code or an unusable invitation.
@@ -26,6 +27,7 @@ export class RegisterOperatorUseCase {
     private readonly operators: OperatorsRepository,
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async execute(command: RegisterOperatorCommand): Promise<RegisterOperatorReply> {
@@ -42,12 +44,14 @@ export class RegisterOperatorUseCase {
       if (!operatorID) return { outcome: 'invitation-unusable' };
       await this.operators.acceptInvitation(runner, invitation, operatorID, now);
       // Signing up is not authenticated: the operator it creates is who accepted.
+      const scope = trustedTenantScope(invitation.tenantID);
       await this.audit.record(
         runner,
-        trustedTenantScope(invitation.tenantID),
+        scope,
         { action: 'invitation.accepted', targetID: invitation.id, summary: { operatorID, role: 'member' } },
         `operator:${operatorID}`,
       );
+      await this.webhooks.emit(runner, scope, invitationAccepted(invitation.id, operatorID));
       return { outcome: 'registered', operatorID };
     });
   }

@@ -9,11 +9,27 @@ describe('WithdrawInvitationUseCase', () => {
     const audit = new RecordingAuditTrail();
     const repository = fake<OperatorsRepository>({
       transaction: transactionOn(),
-      withdrawInvitation: async (id: string) => (pending.delete(id) ? 'tenant-1' : undefined),
+      withdrawInvitation: async (id: string, _runner?: unknown, tenantID?: string) =>
+        (tenantID === undefined || tenantID === 'tenant-1') && pending.delete(id) ? 'tenant-1' : undefined,
     });
     const useCase = new WithdrawInvitationUseCase(repository, audit.asTrail());
-    expect(await useCase.execute({ invitationID: 'inv-1' })).toEqual({ withdrawn: true });
-    expect(await useCase.execute({ invitationID: 'inv-1' })).toEqual({ withdrawn: false });
-    expect(audit.records.map(({ tenantID, record }) => [tenantID, record.action, record.targetID])).toEqual([['tenant-1', 'invitation.revoked', 'inv-1']]);
+    expect(await useCase.execute({ invitationID: 'inv-1', reason: 'mailNotQueued' })).toEqual({ withdrawn: true });
+    expect(await useCase.execute({ invitationID: 'inv-1', reason: 'mailNotQueued' })).toEqual({ withdrawn: false });
+    expect(audit.records.map(({ tenantID, record }) => [tenantID, record.action, record.targetID, record.summary])).toEqual([
+      ['tenant-1', 'invitation.revoked', 'inv-1', { reason: 'invitation mail could not be queued' }],
+    ]);
+  });
+
+  it("revokes an owner's invitation of their own tenant only, recording why", async () => {
+    const pending = new Set(['inv-1']);
+    const audit = new RecordingAuditTrail();
+    const repository = fake<OperatorsRepository>({
+      transaction: transactionOn(),
+      withdrawInvitation: async (id: string, _runner?: unknown, tenantID?: string) => (tenantID === 'tenant-1' && pending.delete(id) ? 'tenant-1' : undefined),
+    });
+    const useCase = new WithdrawInvitationUseCase(repository, audit.asTrail());
+    await expect(useCase.execute({ invitationID: 'inv-1', tenantID: 'tenant-2', reason: 'revokedByOwner' })).rejects.toMatchObject({ key: 'InvitationNotFound' });
+    expect(await useCase.execute({ invitationID: 'inv-1', tenantID: 'tenant-1', reason: 'revokedByOwner' })).toEqual({ withdrawn: true });
+    expect(audit.records.map(({ record }) => record.summary)).toEqual([{ reason: 'revoked by an owner' }]);
   });
 });

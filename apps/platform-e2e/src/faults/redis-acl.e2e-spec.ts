@@ -88,13 +88,18 @@ describe('Redis with one ACL user per app', () => {
       const own = clients.filter((client) => client.name === name);
       expect(own.length, name).toBeGreaterThan(0);
       expect(new Set(own.map((client) => client.user)), name).toEqual(new Set([name]));
+      // Each app listens for forgotten standings as its own user (docs/security.md, Immediate revocation of a membership).
+      expect(clients.filter((client) => client.name === `${name}:standings`).map((client) => client.user), name).toEqual([name]);
     }
+    expect(await asUser(platform, harness, 'PUBSUB', 'NUMSUB', `auth:v2:standings-forgotten:${NAMESPACE}`)).toEqual([`auth:v2:standings-forgotten:${NAMESPACE}`, 3]);
   });
 
   it("refuses each user what is not its app's: other apps' keys, the transport for plugins-helpdesk, other namespaces, no credentials at all", async () => {
     expect(await asUser(platform, undefined, 'GET', 'auth:v1:plugin:x')).toMatch(/NOAUTH|NOPERM|authentication/i);
     expect(await asUser(platform, app('plugins-helpdesk'), 'PUBLISH', `${NAMESPACE}:operator-tokens.issue`, '{}')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('plugins-helpdesk'), 'GET', 'signup:v1:delivery-failing')).toMatch(/NOPERM/);
+    // plugins-helpdesk only listens for forgotten standings; it never tells.
+    expect(await asUser(platform, app('plugins-helpdesk'), 'PUBLISH', `auth:v2:standings-forgotten:${NAMESPACE}`, 'x')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('services-api'), 'SET', `transport:v1:claim:${NAMESPACE}:forged`, '1')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('services-api'), 'PUBLISH', `production:operator-tokens.issue`, '{}')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('core-tenants'), 'GET', 'helpdesk:v1:refresh:x')).toMatch(/NOPERM/);

@@ -217,7 +217,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/tenants/{tenantID}/operators/invitations": {
+    "/v1/tenants/{tenantID}/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's members
+         * @description Members and owners may read (else 403 1004). Each member with their role and when they joined, oldest first; filter by role; 206 while more pages exist.
+         */
+        get: operations["listTenantMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/operators/{operatorID}": {
         parameters: {
             query?: never;
             header?: never;
@@ -226,12 +246,60 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        post?: never;
+        /**
+         * Remove a member from the tenant
+         * @description Owners only (else 403 1004), their own membership included while another owner remains; a member cannot leave on their own. 404 1990 for an operator who is not a member, 409 1991 for the last owner. The removed operator's next request to the tenant is refused (403 1004) on every replica, though their token is still valid.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Owners only (else 403 1004). 404 1990 for an operator who is not a member; 409 1991 when it would leave the tenant without an owner (also when two owners demote each other at once: one of them succeeds). Takes effect on the member's next request.
+         */
+        patch: operations["changeMemberRole"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/operators/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's pending invitations
+         * @description Owners only (else 403 1004). Invitations neither accepted, expired nor revoked, newest first; 206 while more pages exist.
+         */
+        get: operations["listPendingInvitations"];
+        put?: never;
         /**
          * Invite an operator to a tenant
          * @description Owners only (else 403 1004). Mails a single-use invitation token.
          */
         post: operations["inviteOperator"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/operators/invitations/{invitationID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Owners only (else 403 1004). The invitation is withdrawn: its token no longer signs up or joins (400 1002 naming invitationToken, as for an unknown token). 404 1992 when the tenant has no such unaccepted invitation.
+         */
+        delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -538,7 +606,7 @@ export interface components {
         };
         AuditEventDto: {
             /** @enum {string} */
-            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
+            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
             actor: components["schemas"]["AuditActorDto"];
             /** Format: uuid */
             auditEventID: string;
@@ -775,7 +843,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 1990 | 1991 | 1992 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -915,6 +983,13 @@ export interface components {
              */
             role: "owner" | "member";
         };
+        MemberRoleBody: {
+            /**
+             * @description The role the member gets
+             * @enum {string}
+             */
+            role: "owner" | "member";
+        };
         MemberRoleChangedData: {
             /** Format: uuid */
             operatorID: string;
@@ -929,6 +1004,27 @@ export interface components {
             required: boolean;
             type: string;
         };
+        PendingInvitation: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            invitationID: string;
+            /**
+             * Format: uuid
+             * @description The owner who invited; null once their account is gone
+             */
+            invitedBy: string | null;
+            /** @example bia@acme.com.br */
+            operatorEmail: string;
+            /** Format: uuid */
+            tenantID: string;
+        };
+        PendingInvitationList: {
+            data: components["schemas"]["PendingInvitation"][];
+            meta: components["schemas"]["ListMeta"];
+        };
         PluginConnectionInstalledData: {
             /** Format: uuid */
             pluginConnectionID: string;
@@ -942,6 +1038,17 @@ export interface components {
             /** Format: uuid */
             pluginID: string;
             pluginName: string;
+        };
+        RemovedMember: {
+            /** Format: uuid */
+            operatorID: string;
+            /** @enum {boolean} */
+            removed: true;
+            /** Format: uuid */
+            tenantID: string;
+        };
+        RemovedMemberResponse: {
+            data: components["schemas"]["RemovedMember"];
         };
         RetrievalBody: {
             traces: components["schemas"]["TraceReferenceDto"][];
@@ -966,6 +1073,17 @@ export interface components {
             steps: components["schemas"]["TraceStepDto"][];
             /** @enum {number} */
             version: 1;
+        };
+        RevokedInvitation: {
+            /** Format: uuid */
+            invitationID: string;
+            /** @enum {boolean} */
+            revoked: true;
+            /** Format: uuid */
+            tenantID: string;
+        };
+        RevokedInvitationResponse: {
+            data: components["schemas"]["RevokedInvitation"];
         };
         SessionDto: {
             /** Format: date-time */
@@ -1164,6 +1282,32 @@ export interface components {
             key: string;
             /** @example text */
             type?: string;
+        };
+        TenantMember: {
+            /**
+             * Format: date-time
+             * @description When the operator became a member (signed up as owner, or accepted an invitation)
+             */
+            joinedAt: string;
+            /** @example ana@acme.com.br */
+            operatorEmail: string;
+            /** @example Ana */
+            operatorFirstname: string;
+            /** Format: uuid */
+            operatorID: string;
+            /** @example Souza */
+            operatorLastname: string | null;
+            /** @enum {string} */
+            role: "owner" | "member";
+            /** Format: uuid */
+            tenantID: string;
+        };
+        TenantMemberList: {
+            data: components["schemas"]["TenantMember"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        TenantMemberResponse: {
+            data: components["schemas"]["TenantMember"];
         };
         TraceDetailDto: {
             /** @example text */
@@ -2055,7 +2199,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this action */
-                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
+                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
                 /** @description Only events of this actor (an operator, plugin or plugin connection id) */
                 actorID?: string;
                 /** @description Only events at or after this instant */
@@ -3154,6 +3298,623 @@ export interface operations {
             };
         };
     };
+    listTenantMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-9007199254740991 */
+                page?: string;
+                /** @description Page size, 1-200 */
+                perPage?: string;
+                /** @description Only members with this role */
+                role?: "owner" | "member";
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantMemberList"];
+                };
+            };
+            /** @description More pages exist */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantMemberList"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operatorID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedMemberResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1991 LastOwnerError: A tenant keeps at least one owner. Make another member an owner first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operatorID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberRoleBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantMemberResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1991 LastOwnerError: A tenant keeps at least one owner. Make another member an owner first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPendingInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-9007199254740991 */
+                page?: string;
+                /** @description Page size, 1-200 */
+                perPage?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitationList"];
+                };
+            };
+            /** @description More pages exist */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingInvitationList"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     inviteOperator: {
         parameters: {
             query?: never;
@@ -3319,6 +4080,145 @@ export interface operations {
              *     - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again.
              */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitationID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedInvitationResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1992 InvitationNotFoundError: This tenant has no such pending invitation.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
