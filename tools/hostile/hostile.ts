@@ -23,7 +23,8 @@ import { loadLocalEnvironment } from '../support/env-file';
 const USAGE = `npm run hostile -- [--runs 3000] [--seed N] [--concurrency 4]
                       [--core URL --services URL --helpdesk URL --fixture demo-fixture.json]
 
-Sends seeded hostile requests at operations 1-15, sign-in and plugin installation
+Sends seeded hostile requests at operations 1-15, sign-in, plugin installation,
+webhooks and team management
 and prints how many answers were wrong, by kind; exits 1 if any was.
 Without URLs it starts the three apps itself (fresh database HOSTILE_DATABASE,
 default platform_hostile; Redis at HOSTILE_REDIS_URL, default redis://127.0.0.1:6379/13;

@@ -7,11 +7,12 @@ const SEED = Number(process.env.HOSTILE_SEED ?? 20_261_124);
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 400);
 
 /**
- * Seeded hostile requests at operations 1-15, sign-in and plugin installation
- * (bad path segments, huge headers, forged credentials, hostile query strings
- * and bodies): every answer is in the envelope with a catalog error, no 5xx
- * but those the operation lists, no forged credential accepted, and every app
- * still ready afterwards. `npm run hostile` sends more of them.
+ * Seeded hostile requests at operations 1-15, sign-in, plugin installation,
+ * webhooks and team management (bad path segments, huge headers, forged
+ * credentials, hostile query strings and bodies): every answer is in the
+ * envelope with a catalog error, no 5xx but those the operation lists, no
+ * forged credential accepted, and every app still ready afterwards.
+ * `npm run hostile` sends more of them.
  */
 describe('hostile input at every operation', () => {
   let platform: TestPlatform;

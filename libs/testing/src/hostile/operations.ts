@@ -8,7 +8,7 @@ export type PathParameter = 'tenantID' | 'uuid' | 'hostname';
 export interface TargetOperation {
   name: string;
   app: AppRole;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Literal segments and parameters, e.g. ['v1', 'tenants', {param: 'tenantID'}, 'notifications']. */
   segments: (string | { param: PathParameter })[];
   /** Whether it reads a JSON body. */
@@ -28,18 +28,23 @@ const tenant = { param: 'tenantID' } as const;
 const uuid = { param: 'uuid' } as const;
 const hostname = { param: 'hostname' } as const;
 
+const webhookEndpoints = ['v1', 'tenants', tenant, 'webhooks', 'endpoints'] as const;
+const webhookEndpoint = [...webhookEndpoints, uuid] as const;
+const webhookDeliveries = [...webhookEndpoint, 'deliveries'] as const;
+const team = ['v1', 'tenants', tenant, 'operators'] as const;
+
 const op = (name: string, app: AppRole, method: TargetOperation['method'], segments: TargetOperation['segments'], extra: Partial<TargetOperation> = {}): TargetOperation => ({
   name,
   app,
   method,
   segments,
-  body: method === 'POST' || method === 'PUT',
+  body: method === 'POST' || method === 'PUT' || method === 'PATCH',
   authenticated: true,
   serverErrors: [],
   ...extra,
 });
 
-/** The contract's operations 1-15, operator sign-in and plugin installation. */
+/** The contract's operations 1-15, operator sign-in, plugin installation, webhooks and team management. */
 export const TARGET_OPERATIONS: readonly TargetOperation[] = [
   op('1 delete plugin connection', 'services', 'DELETE', ['v1', 'tenants', tenant, 'plugins', 'connections', uuid], { serverErrors: [5002] }),
   op('2 create campaign model', 'services', 'POST', ['v1', 'tenants', tenant, 'campaigns-models']),
@@ -58,4 +63,20 @@ export const TARGET_OPERATIONS: readonly TargetOperation[] = [
   op('15 list tenants', 'core', 'GET', ['tenants']),
   op('sign in', 'core', 'POST', ['v1', 'operators', 'sign-in'], { authenticated: false }),
   op('install plugin', 'services', 'POST', ['v1', 'tenants', tenant, 'plugins', 'connections']),
+  op('create webhook endpoint', 'services', 'POST', [...webhookEndpoints]),
+  op('list webhook endpoints', 'services', 'GET', [...webhookEndpoints]),
+  op('read webhook endpoint', 'services', 'GET', [...webhookEndpoint]),
+  op('change webhook endpoint', 'services', 'PATCH', [...webhookEndpoint]),
+  op('delete webhook endpoint', 'services', 'DELETE', [...webhookEndpoint]),
+  // Rotations and test events read no body.
+  op('rotate webhook secret', 'services', 'POST', [...webhookEndpoint, 'secret-rotations'], { body: false }),
+  op('send webhook test event', 'services', 'POST', [...webhookEndpoint, 'test-events'], { body: false }),
+  op('list webhook deliveries', 'services', 'GET', [...webhookDeliveries]),
+  op('read webhook delivery', 'services', 'GET', [...webhookDeliveries, uuid]),
+  op('retry webhook delivery', 'services', 'POST', [...webhookDeliveries, uuid, 'retries'], { body: false }),
+  op('list team members', 'services', 'GET', [...team]),
+  op('change member role', 'services', 'PATCH', [...team, uuid]),
+  op('remove member', 'services', 'DELETE', [...team, uuid]),
+  op('list pending invitations', 'services', 'GET', [...team, 'invitations']),
+  op('revoke invitation', 'services', 'DELETE', [...team, 'invitations', uuid]),
 ];
