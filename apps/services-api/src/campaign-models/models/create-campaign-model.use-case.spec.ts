@@ -5,7 +5,7 @@ import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import { fake, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
-import type { CampaignModelView } from './campaign-model.dto';
+import { campaignModelView } from './campaign-model-view.fakes';
 import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
@@ -64,9 +64,15 @@ class FakeModels {
       findView: async (scope: TenantScope, id: string) => {
         const model = this.models.find((stored) => stored.id === id && stored.tenantID === scope.tenantID);
         if (!model) return undefined;
-        return { campaignModelID: model.id, campaignModelName: model.name, campaignModelStatus: model.status, language: model.language } as unknown as CampaignModelView & {
-          language: string;
-        };
+        const view = campaignModelView({
+          campaignModelID: model.id,
+          tenantID: model.tenantID,
+          campaignModelChannelID: model.channelID,
+          campaignModelName: model.name,
+          campaignModelStatus: model.status,
+          campaignModelExternalID: model.externalID,
+        });
+        return { ...view, language: model.language };
       },
       findSubmissionSubject: async (id: string): Promise<SubmissionSubject | undefined> => {
         const model = this.models.find((stored) => stored.id === id);

@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
-import type { CampaignModelView } from './campaign-model.dto';
+import { campaignModelView } from './campaign-model-view.fakes';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
 
@@ -10,13 +10,15 @@ const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 const modelID = '3b241101-e2bb-4255-8caf-4136c566a962';
 
-const stored = {
+/** The model as the API shows it. */
+const view = campaignModelView({
   campaignModelID: modelID,
   tenantID,
   campaignModelName: 'order_update',
   campaignModelSlots: { body: { text: 'Hello {{name}}', variables: [{ key: 'name', fallback: 'there' }] } },
-  language: 'en',
-} as unknown as CampaignModelView & { language: string };
+});
+/** As the repository reads it: with the template language the snippet needs. */
+const stored = { ...view, language: 'en' };
 
 function setUp(options: { refuseAccess?: boolean } = {}) {
   const reads: { scope: TenantScope; id: string }[] = [];
@@ -39,7 +41,7 @@ describe('GetCampaignModelUseCase (operation 5)', () => {
   it('answers the model without its language, with the provider request that sends it', async () => {
     const { get, reads } = setUp();
     const { campaignModel, campaignReqSnippet } = await get(modelID);
-    expect(campaignModel).toEqual({ campaignModelID: modelID, tenantID, campaignModelName: 'order_update', campaignModelSlots: stored.campaignModelSlots });
+    expect(campaignModel).toEqual(view);
     const snippet = JSON.parse(campaignReqSnippet) as { template: { name: string; language: { code: string } } };
     expect(snippet.template).toMatchObject({ name: 'order_update', language: { code: 'en' } });
     expect(reads).toEqual([{ scope: trustedTenantScope(tenantID), id: modelID }]);
