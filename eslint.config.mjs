@@ -60,6 +60,25 @@ export default [
     rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk']) },
   },
   {
+    // Identifiers end in ID, never Id (docs/data-access.md#naming). The names
+    // allowed are fields of formats we do not own: OpenAPI's operationId,
+    // OpenTelemetry's traceId, spanId and parentSpanId, Fastify's genReqId.
+    // campaign-models joins the rule with its restructuring, which renames its ids.
+    files: ['**/*.ts'],
+    ignores: ['libs/api-client/src/generated/**', 'apps/services-api/src/campaign-models/**'],
+    rules: {
+      '@typescript-eslint/naming-convention': [
+        'error',
+        {
+          selector: 'default',
+          format: null,
+          filter: { regex: '^(operationIds?|traceId|spanId|parentSpanId|genReqId)$', match: false },
+          custom: { regex: '[a-z0-9]Ids?$', match: false },
+        },
+      ],
+    },
+  },
+  {
     // A TenantScope proves an access check passed (docs/data-access.md#tenant-scope):
     // only access-check code grants one, and nothing casts its way to one.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

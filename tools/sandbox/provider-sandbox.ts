@@ -50,7 +50,7 @@ const SANDBOX_PROVIDERS: SandboxProvider[] = [
     start: async (port, env) => {
       const stub = await CustomHostnamesStub.start({
         apiToken: env.CLOUDFLARE_API_TOKEN ?? SANDBOX_CLOUDFLARE_API_TOKEN,
-        zoneId: env.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
+        zoneID: env.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
         autoAdvance: true,
         port,
       });

@@ -29,7 +29,7 @@ export class PluginsHelpdeskModule {
           baseUrl: config.CLOUDFLARE_BASE_URL,
           // Required in production (config.ts); elsewhere the provider sandbox's.
           apiToken: config.CLOUDFLARE_API_TOKEN ?? SANDBOX_CLOUDFLARE_API_TOKEN,
-          zoneId: config.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
+          zoneID: config.CLOUDFLARE_ZONE_ID ?? SANDBOX_CLOUDFLARE_ZONE_ID,
           timeoutMs: config.CLOUDFLARE_TIMEOUT_MS,
           maxRetries: config.CLOUDFLARE_MAX_RETRIES,
         }),

@@ -1,5 +1,5 @@
 import { grantTenantScope } from '@platform/auth';
-import { actAs, runWithRequestId } from '@platform/observability';
+import { actAs, runWithRequestID } from '@platform/observability';
 import { fake } from '@platform/testing-doubles';
 import { describe, expect, it } from 'vitest';
 import type { AuditEventsRepository, NewAuditEvent } from './audit-events.repository';
@@ -22,7 +22,7 @@ function trail(): { trail: AuditTrail; appended: { tenantID: string; event: NewA
 describe('AuditTrail', () => {
   it("records the authenticated actor, the request id and the action's target kind, in the caller's transaction", async () => {
     const { trail: audit, appended } = trail();
-    await runWithRequestId('req-1', async () => {
+    await runWithRequestID('req-1', async () => {
       actAs(`operator:${operatorID}`);
       await audit.record(transaction, tenant, { action: 'campaignModel.created', targetID: 'model-1', summary: { name: 'order_update' } });
     });
@@ -46,7 +46,7 @@ describe('AuditTrail', () => {
 
   it('refuses to record without an authenticated actor, so the action fails rather than commit unrecorded', async () => {
     const { trail: audit, appended } = trail();
-    await expect(runWithRequestId('req-2', () => audit.record(transaction, tenant, { action: 'helpdeskDomain.removed', targetID: 'help.example.com' }))).rejects.toThrow(
+    await expect(runWithRequestID('req-2', () => audit.record(transaction, tenant, { action: 'helpdeskDomain.removed', targetID: 'help.example.com' }))).rejects.toThrow(
       /no authenticated actor/,
     );
     expect(appended).toEqual([]);
@@ -56,7 +56,7 @@ describe('AuditTrail', () => {
     const { trail: audit, appended } = trail();
     for (const key of ['pluginConnectionToken', 'password', 'verificationCode', 'tokenHash', 'apiKey']) {
       await expect(
-        runWithRequestId('req-3', async () => {
+        runWithRequestID('req-3', async () => {
           actAs(`operator:${operatorID}`);
           await audit.record(transaction, tenant, { action: 'pluginConnection.installed', targetID: 'c-1', summary: { [key]: 'x' } });
         }),

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { AUDIT_ACTOR_KINDS, AuditActorKind, SqlRunner } from '@platform/database';
-import { currentActor, currentRequestId } from '@platform/observability';
+import { currentActor, currentRequestID } from '@platform/observability';
 import { AUDIT_ACTIONS, AuditRecord } from './audit-actions';
 import { AuditEventsRepository } from './audit-events.repository';
 
@@ -48,7 +48,7 @@ export class AuditTrail {
       action: record.action,
       actorKind: acting.kind,
       actorID: acting.id,
-      requestID: currentRequestId() ?? null,
+      requestID: currentRequestID() ?? null,
       targetKind: AUDIT_ACTIONS[record.action],
       targetID: record.targetID,
       summary,

@@ -14,14 +14,14 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 const QUIET_ROUTES = /^\/health\//;
 
 /** Whether a request id given by a caller (or carried by a message) is one we log and pass on. */
-export function isSaneRequestId(value: unknown): value is string {
+export function isSaneRequestID(value: unknown): value is string {
   return typeof value === 'string' && /^[\w.:-]{1,128}$/.test(value);
 }
 
 /** The caller's `x-request-id` when it is sane, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {
   const given = req.headers[REQUEST_ID_HEADER];
-  return isSaneRequestId(given) ? given : randomUUID();
+  return isSaneRequestID(given) ? given : randomUUID();
 }
 
 /** What a log line says of the request it belongs to. */

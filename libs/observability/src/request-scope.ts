@@ -33,7 +33,7 @@ export function currentRequest(): RequestInScope | undefined {
   return scope.getStore();
 }
 
-export function currentRequestId(): string | undefined {
+export function currentRequestID(): string | undefined {
   return scope.getStore()?.id;
 }
 
@@ -59,9 +59,9 @@ export function recordTenantAccessGranted(): void {
   if (store) store.tenantAccessGranted = true;
 }
 
-/** Runs `work` (and everything it starts) under `requestId` (and `actor`), carried by a message or job. */
-export function runWithRequestId<T>(requestId: string, work: () => T, actor?: string): T {
-  return scope.run(actor ? { id: requestId, actor } : { id: requestId }, work);
+/** Runs `work` (and everything it starts) under `requestID` (and `actor`), carried by a message or job. */
+export function runWithRequestID<T>(requestID: string, work: () => T, actor?: string): T {
+  return scope.run(actor ? { id: requestID, actor } : { id: requestID }, work);
 }
 
 /** Runs `work` (and everything it starts) under no request id. */

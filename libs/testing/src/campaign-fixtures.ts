@@ -6,23 +6,23 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export interface MessagingChannelFixture {
   channelID: string;
-  accountId: string;
-  phoneNumberId: string;
+  accountID: string;
+  phoneNumberID: string;
 }
 
 /** Campaign-area rows straight into the database (tests, demo seed, benchmarks). */
 export class CampaignFixtures {
   constructor(private readonly dataSource: Queryable) {}
 
-  async messagingChannel(tenantID: string, options: { status?: 'connected' | 'disconnected'; accountId?: string } = {}): Promise<MessagingChannelFixture> {
-    const accountId = options.accountId ?? `10${Math.floor(Math.random() * 1e12)}`;
-    const phoneNumberId = `20${Math.floor(Math.random() * 1e12)}`;
+  async messagingChannel(tenantID: string, options: { status?: 'connected' | 'disconnected'; accountID?: string } = {}): Promise<MessagingChannelFixture> {
+    const accountID = options.accountID ?? `10${Math.floor(Math.random() * 1e12)}`;
+    const phoneNumberID = `20${Math.floor(Math.random() * 1e12)}`;
     const rows: { id: string }[] = await this.dataSource.query(
       `INSERT INTO messaging_channels (tenant_id, channel, display_name, account_id, phone_number_id, credentials_ref, status)
        VALUES ($1, 'whatsapp', $2, $3, $4, $5, $6) RETURNING id`,
-      [tenantID, `WhatsApp ${unique()}`, accountId, phoneNumberId, `secret:whatsapp/${accountId}`, options.status ?? 'connected'],
+      [tenantID, `WhatsApp ${unique()}`, accountID, phoneNumberID, `secret:whatsapp/${accountID}`, options.status ?? 'connected'],
     );
-    return { channelID: rows[0].id, accountId, phoneNumberId };
+    return { channelID: rows[0].id, accountID, phoneNumberID };
   }
 
   async campaign(tenantID: string, status: CampaignStatus, campaignModelID: string | null = null): Promise<string> {

@@ -38,10 +38,10 @@ export class FixtureBuilder {
 
   constructor(private readonly dataSource: Queryable) {}
 
-  async tenant(name = `Tenant ${unique()}`, options: { billingSubscriptionId?: string } = {}): Promise<string> {
+  async tenant(name = `Tenant ${unique()}`, options: { billingSubscriptionID?: string } = {}): Promise<string> {
     const rows: { id: string }[] = await this.dataSource.query('INSERT INTO tenants (name, billing_subscription_id) VALUES ($1, $2) RETURNING id', [
       name,
-      options.billingSubscriptionId ?? `sub_${unique()}`,
+      options.billingSubscriptionID ?? `sub_${unique()}`,
     ]);
     return rows[0].id;
   }
@@ -86,7 +86,7 @@ export class FixtureBuilder {
       urn?: string;
       kind?: PluginConnectionKind;
       iconUrl?: string;
-      billingPriceId?: string;
+      billingPriceID?: string;
       vmImage?: string;
       /** The plugin's processing-trace endpoint (docs/protocols/processing-traces.openapi.yaml). */
       traceEndpointUrl?: string;
@@ -104,7 +104,7 @@ export class FixtureBuilder {
         options.iconUrl ?? null,
         kind,
         hashSecretToken(token),
-        options.billingPriceId ?? (kind === 'paid' ? `price_${suffix}` : null),
+        options.billingPriceID ?? (kind === 'paid' ? `price_${suffix}` : null),
         options.vmImage ?? (kind === 'hosted' ? `gateway-${suffix}` : null),
         options.traceEndpointUrl ?? null,
       ],
@@ -130,13 +130,13 @@ export class FixtureBuilder {
   async connection(
     tenantID: string,
     pluginID: string,
-    options: { kind?: PluginConnectionKind; subscriptionItemId?: string; vmId?: string } = {},
+    options: { kind?: PluginConnectionKind; subscriptionItemID?: string; vmID?: string } = {},
   ): Promise<PluginConnectionFixture> {
     const token = generateSecretToken();
     const rows: { id: string }[] = await this.dataSource.query(
       `INSERT INTO plugin_connections (tenant_id, plugin_id, kind, token_hash, subscription_item_id, vm_id)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [tenantID, pluginID, options.kind ?? 'plain', hashSecretToken(token), options.subscriptionItemId ?? null, options.vmId ?? null],
+      [tenantID, pluginID, options.kind ?? 'plain', hashSecretToken(token), options.subscriptionItemID ?? null, options.vmID ?? null],
     );
     return {
       pluginConnectionID: rows[0].id,

@@ -79,10 +79,10 @@ export class ExactlyOnceRedisServer extends ServerRedis {
       this.refusals.refused('request', opened.reason, channel);
       return undefined;
     }
-    const requestId = requestIdOf(opened.packet);
-    if (requestId !== undefined) {
+    const requestID = requestIdOf(opened.packet);
+    if (requestID !== undefined) {
       // The claim also refuses a genuine message replayed within its age limit: its id is taken.
-      const claimed = await pub.set(`transport:v1:claim:${this.settings.namespace}:${requestId}`, '1', 'PX', CLAIM_TTL_MS, 'NX');
+      const claimed = await pub.set(`transport:v1:claim:${this.settings.namespace}:${requestID}`, '1', 'PX', CLAIM_TTL_MS, 'NX');
       if (claimed !== 'OK') return undefined;
     }
     // Nest reads the packet from the text it is given: the verified one, re-serialised for it alone.

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ReadPacket, RedisContext } from '@nestjs/microservices';
-import { continueFrom, currentRequestId, inSpan, propagatedHeaders, SpanKind } from '@platform/observability';
+import { continueFrom, currentRequestID, inSpan, propagatedHeaders, SpanKind } from '@platform/observability';
 import type { Span } from '@opentelemetry/api';
 
 /**
@@ -26,7 +26,7 @@ export function sendInSpan<Reply>(pattern: string, send: () => Promise<Reply>): 
 
 interface MessageInProgress {
   pattern: string;
-  requestId: string | undefined;
+  requestID: string | undefined;
   startedAt: number;
   span: Span | undefined;
 }
@@ -47,7 +47,7 @@ export class IncomingMessages {
     // The listener hands Nest the bare pattern as the channel (exactly-once-redis.server.ts).
     const pattern = context.getChannel();
     return continueFrom(context.getMetadata(), { name: `transport ${pattern}`, kind: SpanKind.SERVER, attributes: spanAttributes(pattern) }, (span) => {
-      this.open.set(context, { pattern, requestId: currentRequestId(), startedAt: performance.now(), span });
+      this.open.set(context, { pattern, requestID: currentRequestID(), startedAt: performance.now(), span });
       return handle();
     });
   }
@@ -59,6 +59,6 @@ export class IncomingMessages {
     this.open.delete(context);
     message.span?.end();
     const responseTime = Math.round(performance.now() - message.startedAt);
-    this.logger.log({ msg: 'message completed', req: { id: message.requestId }, rpc: { pattern: message.pattern }, responseTime });
+    this.logger.log({ msg: 'message completed', req: { id: message.requestID }, rpc: { pattern: message.pattern }, responseTime });
   }
 }

@@ -1,6 +1,6 @@
 import { grantTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
-import { runWithRequestId } from '@platform/observability';
+import { runWithRequestID } from '@platform/observability';
 import { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { WebhookEvents } from './webhook-events';
@@ -29,7 +29,7 @@ function emitter(): WebhookEvents {
 describe('WebhookEvents', () => {
   it("appends an ordered event in the caller's transaction, keyed by its subject, with the catalog's version and the request id", async () => {
     const runner = recordingRunner();
-    await runWithRequestId('req-7', () =>
+    await runWithRequestID('req-7', () =>
       emitter().emit(runner, tenant, {
         type: 'member.removed',
         subject: `member:${operatorID}`,

@@ -85,7 +85,7 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
   const [helloPort, fastifyPort, corePort, servicesPort, helpdeskPort, sandboxPort, floorPort] = [0, 1, 2, 3, 4, 5, 6].map((offset) => context.portBase + offset);
   const ports = { core: corePort, services: servicesPort, helpdesk: helpdeskPort };
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}/client/v4`;
-  const sandbox = await CustomHostnamesStub.start({ apiToken: 'bench-api-token', zoneId: 'bench-zone', autoAdvance: false, port: sandboxPort });
+  const sandbox = await CustomHostnamesStub.start({ apiToken: 'bench-api-token', zoneID: 'bench-zone', autoAdvance: false, port: sandboxPort });
   const pooler = await startTestPooler(context.databaseUrl);
   const database = new URL(context.databaseUrl).pathname.slice(1);
   const pooledUrl = Object.assign(new URL(pooler.url), { pathname: `/${database}` }).toString();

@@ -21,7 +21,7 @@ export async function helpdeskRefresh(context: BenchContext): Promise<void> {
   const helpdeskPort = context.portBase;
   const sandboxPort = context.portBase + 1;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}/client/v4`;
-  const sandbox = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneId: ZONE_ID, autoAdvance: false, port: sandboxPort });
+  const sandbox = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneID: ZONE_ID, autoAdvance: false, port: sandboxPort });
   const env = {
     ...context.env,
     PLUGINS_HELPDESK_PORT: String(helpdeskPort),

@@ -100,16 +100,16 @@ export async function memory(context: BenchContext): Promise<void> {
   const ports = { core: context.portBase, services: context.portBase + 1, helpdesk: context.portBase + 2, metrics: context.portBase + 3 };
   const billing = await new BillingStub().start();
   const templates = await WhatsAppTemplateStub.start();
-  const zoneId = randomBytes(16).toString('hex');
+  const zoneID = randomBytes(16).toString('hex');
   const cloudflareToken = randomBytes(24).toString('base64url');
-  const hostnames = await CustomHostnamesStub.start({ apiToken: cloudflareToken, zoneId, autoAdvance: true });
+  const hostnames = await CustomHostnamesStub.start({ apiToken: cloudflareToken, zoneID, autoAdvance: true });
   const smtp = await startSmtpStub();
   const dns = await startDnsStub({ [DOMAIN]: { mx: [{ exchange: `mail.${DOMAIN}`, priority: 10 }] } });
   const env = productionLikeEnvironment(context, ports, {
     BILLING_API_URL: billing.url,
     WHATSAPP_API_BASE_URL: templates.baseUrl,
     CLOUDFLARE_BASE_URL: hostnames.baseUrl,
-    CLOUDFLARE_ZONE_ID: zoneId,
+    CLOUDFLARE_ZONE_ID: zoneID,
     CLOUDFLARE_API_TOKEN: cloudflareToken,
     SMTP_URL: smtp.url,
     EMAIL_DNS_SERVERS: dns.server,

@@ -47,9 +47,9 @@ export async function pluginConnections(context: BenchContext): Promise<void> {
     if (tenant !== tenantID) await fixtures.membership(tenant, owner.operatorID, 'owner');
     connectionIDs.push(`${tenant}/plugins/connections/${(await fixtures.connection(tenant, plugins[index % plugins.length].pluginID)).pluginConnectionID}`);
   }
-  const paidPlugin = await fixtures.plugin({ kind: 'paid', billingPriceId: 'price_bench' });
+  const paidPlugin = await fixtures.plugin({ kind: 'paid', billingPriceID: 'price_bench' });
   billing.addItem('si_bench_outage');
-  const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemId: 'si_bench_outage' });
+  const paid = await fixtures.connection(tenantID, paidPlugin.pluginID, { kind: 'paid', subscriptionItemID: 'si_bench_outage' });
   const { token } = await issueOperatorToken(loadConfig(CoreTenantsConfig, { ...process.env, ...env }), owner.operatorID);
   await dataSource.destroy();
 

@@ -4,6 +4,7 @@ import { firstRow, run, sql, SqlRunner } from '@platform/database';
 import { DataSource } from 'typeorm';
 
 /** What the provider create of an install is asked with: replaying it needs the very same parameters. */
+// eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows, which replay an intent in flight
 export type ProviderRequest = { subscriptionId: string; priceId: string } | { image: string } | Record<string, never>;
 
 export interface NewInstallIntent {

@@ -59,18 +59,18 @@ class FakeIntents {
 }
 
 class FakeBilling extends BillingProvider {
-  readonly created: { subscriptionId: string; priceId: string; idempotencyKey: string }[] = [];
+  readonly created: { subscriptionID: string; priceID: string; idempotencyKey: string }[] = [];
   readonly canceled: string[] = [];
   fail = false;
 
-  async createSubscriptionItem(input: { subscriptionId: string; priceId: string; idempotencyKey: string }): Promise<string> {
+  async createSubscriptionItem(input: { subscriptionID: string; priceID: string; idempotencyKey: string }): Promise<string> {
     if (this.fail) throw new Error('503');
     this.created.push(input);
     return `si_${this.created.length}`;
   }
 
-  async cancelSubscriptionItem(subscriptionItemId: string): Promise<'canceled'> {
-    this.canceled.push(subscriptionItemId);
+  async cancelSubscriptionItem(subscriptionItemID: string): Promise<'canceled'> {
+    this.canceled.push(subscriptionItemID);
     return 'canceled';
   }
 }
@@ -86,8 +86,8 @@ class FakeVms extends VmProvider {
     return `vm-${this.created.length}`;
   }
 
-  async deleteVm(vmId: string): Promise<void> {
-    this.deleted.push(vmId);
+  async deleteVm(vmID: string): Promise<void> {
+    this.deleted.push(vmID);
   }
 }
 
@@ -150,8 +150,8 @@ describe('InstallPluginConnectionUseCase', () => {
           pluginID,
           kind: 'plain',
           tokenHash: hashSecretToken(reply.pluginConnectionToken),
-          subscriptionItemId: null,
-          vmId: null,
+          subscriptionItemID: null,
+          vmID: null,
         },
       },
     ]);
@@ -176,15 +176,15 @@ describe('InstallPluginConnectionUseCase', () => {
   it("adds a paid plugin's price to the tenant's subscription, keyed by the new connection, and records the item", async () => {
     const { installs, billing, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
     const reply = await execute();
-    expect(billing.created).toEqual([{ subscriptionId: 'sub_1', priceId: 'price_1', idempotencyKey: `install-${reply.pluginConnectionID}` }]);
-    expect(installs.written[0].connection).toMatchObject({ kind: 'paid', subscriptionItemId: 'si_1', vmId: null });
+    expect(billing.created).toEqual([{ subscriptionID: 'sub_1', priceID: 'price_1', idempotencyKey: `install-${reply.pluginConnectionID}` }]);
+    expect(installs.written[0].connection).toMatchObject({ kind: 'paid', subscriptionItemID: 'si_1', vmID: null });
   });
 
   it('creates a VM of the plugin image for a hosted plugin, labelled with the tenant and the connection', async () => {
     const { installs, vms, execute } = useCase({ kind: 'hosted', image: 'helpdesk:1' });
     const reply = await execute();
     expect(vms.created).toEqual([{ image: 'helpdesk:1', tenantID, pluginConnectionID: reply.pluginConnectionID, idempotencyKey: `install-${reply.pluginConnectionID}` }]);
-    expect(installs.written[0].connection).toMatchObject({ kind: 'hosted', subscriptionItemId: null, vmId: 'vm-1' });
+    expect(installs.written[0].connection).toMatchObject({ kind: 'hosted', subscriptionItemID: null, vmID: 'vm-1' });
   });
 
   it("answers 422 1002 on pluginID for a plugin that does not exist", async () => {
@@ -226,6 +226,7 @@ describe('InstallPluginConnectionUseCase', () => {
     const { intents, billing, execute } = useCase({ kind: 'paid', price: 'price_1', subscription: 'sub_1' });
     billing.fail = true;
     await errorOf(execute());
+    // eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
     expect(intents.opened).toMatchObject([{ tenantID, pluginID, kind: 'paid', providerRequest: { subscriptionId: 'sub_1', priceId: 'price_1' }, leaseSeconds: 5 }]);
     billing.fail = false;
     const reply = await execute();

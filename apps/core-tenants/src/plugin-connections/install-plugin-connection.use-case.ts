@@ -118,8 +118,8 @@ export class InstallPluginConnectionUseCase {
           pluginID,
           kind: plugin.kind,
           tokenHash: hashSecretToken(install.token),
-          subscriptionItemId: resources.subscriptionItemId,
-          vmId: resources.vmId,
+          subscriptionItemID: resources.subscriptionItemID,
+          vmID: resources.vmID,
         },
         runner,
       );
@@ -129,7 +129,7 @@ export class InstallPluginConnectionUseCase {
       await this.audit.record(runner, scope, {
         action: 'pluginConnection.installed',
         targetID: pluginConnectionID,
-        summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemId ? 'subscribed' : 'none', vm: resources.vmId ? 'created' : 'none' },
+        summary: { pluginID, kind: plugin.kind, billing: resources.subscriptionItemID ? 'subscribed' : 'none', vm: resources.vmID ? 'created' : 'none' },
       });
       await this.webhooks.emit(runner, scope, {
         type: 'pluginConnection.installed',
@@ -152,6 +152,7 @@ function providerRequestOf(plugin: InstallTarget, pluginID: string): ProviderReq
   if (plugin.kind === 'paid') {
     if (!plugin.subscription) throw new AppException('TenantBillingNotConfigured');
     if (!plugin.price) throw new Error(`paid plugin ${pluginID} has no billing price`);
+    // eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
     return { subscriptionId: plugin.subscription, priceId: plugin.price };
   }
   if (plugin.kind === 'hosted') return { image: plugin.image ?? 'default' };

@@ -16,8 +16,8 @@ export interface IntentAtProviders {
 
 /** Provider resources made for an intent. */
 export interface ProvisionedResources {
-  subscriptionItemId: string | null;
-  vmId: string | null;
+  subscriptionItemID: string | null;
+  vmID: string | null;
 }
 
 /**
@@ -38,13 +38,13 @@ export class InstallProvisioning {
     const idempotencyKey = providerIdempotencyKey(intent.id, intent.generation);
     const request = intent.providerRequest;
     if (intent.kind === 'paid' && 'priceId' in request) {
-      const subscriptionItemId = await this.billing.createSubscriptionItem({ subscriptionId: request.subscriptionId, priceId: request.priceId, idempotencyKey });
-      return { subscriptionItemId, vmId: null };
+      const subscriptionItemID = await this.billing.createSubscriptionItem({ subscriptionID: request.subscriptionId, priceID: request.priceId, idempotencyKey });
+      return { subscriptionItemID, vmID: null };
     }
     if (intent.kind === 'hosted' && 'image' in request) {
-      const vmId = await this.vms.createVm({ image: request.image, tenantID: intent.tenantID, pluginConnectionID: intent.id, idempotencyKey });
-      return { subscriptionItemId: null, vmId };
+      const vmID = await this.vms.createVm({ image: request.image, tenantID: intent.tenantID, pluginConnectionID: intent.id, idempotencyKey });
+      return { subscriptionItemID: null, vmID };
     }
-    return { subscriptionItemId: null, vmId: null };
+    return { subscriptionItemID: null, vmID: null };
   }
 }

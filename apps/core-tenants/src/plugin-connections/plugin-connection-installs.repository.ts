@@ -24,8 +24,8 @@ export interface NewPluginConnection {
   pluginID: string;
   kind: PluginConnectionKind;
   tokenHash: string;
-  subscriptionItemId: string | null;
-  vmId: string | null;
+  subscriptionItemID: string | null;
+  vmID: string | null;
 }
 
 const INSTALL_TARGET = sql<InstallTarget, [pluginID: string, tenantID: string]>(
@@ -74,8 +74,8 @@ export class PluginConnectionInstallsRepository extends TransactionalRepository 
         connection.pluginID,
         connection.kind,
         connection.tokenHash,
-        connection.subscriptionItemId,
-        connection.vmId,
+        connection.subscriptionItemID,
+        connection.vmID,
       ]);
       return 'inserted';
     } catch (error) {

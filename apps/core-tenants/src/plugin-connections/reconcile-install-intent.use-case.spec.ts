@@ -52,8 +52,8 @@ class ReplayingVms extends VmProvider {
     this.events.push(`create ${input.idempotencyKey}`);
     return 'vm-made-by-the-dead-install';
   }
-  async deleteVm(vmId: string): Promise<void> {
-    this.events.push(`delete ${vmId}`);
+  async deleteVm(vmID: string): Promise<void> {
+    this.events.push(`delete ${vmID}`);
   }
 }
 
@@ -62,6 +62,7 @@ function reconcile(intent: Partial<DueIntent>) {
     id: intentID,
     tenant_id: tenantID,
     kind: 'paid',
+    // eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
     provider_request: { subscriptionId: 'sub_1', priceId: 'price_1' },
     generation: 0,
     attempts: 0,

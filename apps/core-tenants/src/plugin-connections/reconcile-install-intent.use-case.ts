@@ -74,13 +74,14 @@ export class ReconcileInstallIntentUseCase {
         if ((error instanceof BillingProviderError || error instanceof VmProviderError) && error.refused) return undefined;
         throw error;
       });
-    if (made?.subscriptionItemId) {
-      await this.intents.markUndoneCanceling(intent.id, intent.claim_id, made.subscriptionItemId);
+    if (made?.subscriptionItemID) {
+      await this.intents.markUndoneCanceling(intent.id, intent.claim_id, made.subscriptionItemID);
       this.cancellations.nudge();
     } else {
-      if (made?.vmId) await this.vms.deleteVm(made.vmId);
+      if (made?.vmID) await this.vms.deleteVm(made.vmID);
       await this.intents.markUndone(intent.id, intent.claim_id);
     }
-    this.logger.log({ pluginConnectionID: intent.id, subscriptionItemId: made?.subscriptionItemId, vmId: made?.vmId }, 'install intent undone');
+    // eslint-disable-next-line @typescript-eslint/naming-convention -- log field names stay as log searches know them
+    this.logger.log({ pluginConnectionID: intent.id, subscriptionItemId: made?.subscriptionItemID, vmId: made?.vmID }, 'install intent undone');
   }
 }

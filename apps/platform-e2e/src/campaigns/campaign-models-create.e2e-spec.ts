@@ -21,7 +21,7 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
       expect(response.response.status).toBe(200);
       const model = response.data!.campaignModel;
       const [sent] = context.stub.createRequests();
-      expect(sent.path).toBe(`/v21.0/${context.channel.accountId}/message_templates`);
+      expect(sent.path).toBe(`/v21.0/${context.channel.accountID}/message_templates`);
       expect(sent.headers.authorization).toBe('Bearer test-system-user-token');
       expect(sent.body).toMatchObject({
         name: 'shipping_notice',

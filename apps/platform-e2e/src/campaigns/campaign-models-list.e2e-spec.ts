@@ -66,8 +66,8 @@ describe('GET /v1/tenants/:tenantID/campaigns-models (operation 4)', () => {
       expect(response.response.status).toBe(page < all.length ? 206 : 200);
       seen.push(...response.data!.data.map((model: { campaignModelID: string }) => model.campaignModelID));
     }
-    const byId = [...all].sort((a, b) => (a.id < b.id ? -1 : 1));
-    const ascending = sortField === 'createdAt' ? [...all].reverse() : byId;
+    const byID = [...all].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const ascending = sortField === 'createdAt' ? [...all].reverse() : byID;
     const expected = sortDirection === '1' ? ascending : [...ascending].reverse();
     expect(seen).toEqual(expected.map((row) => row.id));
   });

@@ -128,12 +128,12 @@ describe('template submission in the background, and status sync by webhook', ()
     it('applies a signed APPROVED update with the provider\'s event time, once however often it is delivered', async () => {
       const model = await evaluatingModel('Webhook approved');
       const time = Math.floor(Date.now() / 1000) + 5;
-      const first = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time });
+      const first = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED', time });
       expect(first).toEqual({ status: 200, body: { received: 1 } });
       const approved = await read(model.campaignModelID);
       expect(approved).toMatchObject({ campaignModelStatus: 'approved', approvedAt: new Date(time * 1000).toISOString() });
 
-      const again = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time: time + 60 });
+      const again = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED', time: time + 60 });
       expect(again.status).toBe(200);
       expect(await read(model.campaignModelID)).toEqual(approved);
     });
@@ -143,8 +143,8 @@ describe('template submission in the background, and status sync by webhook', ()
       const submitted = statusEvent(model.campaignModelID, 'webhook_evented', 'awaiting_submission', 'evaluating');
       expect(await statusEventsOf(model.campaignModelID)).toEqual([submitted]);
       const time = Math.floor(Date.now() / 1000) + 5;
-      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
-      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT', time });
       expect(await statusEventsOf(model.campaignModelID)).toEqual([
         submitted,
         statusEvent(model.campaignModelID, 'webhook_evented', 'evaluating', 'refused', 'INVALID_FORMAT'),
@@ -155,7 +155,7 @@ describe('template submission in the background, and status sync by webhook', ()
       const model = await evaluatingModel('Webhook rolled back');
       const before = await statusEventsOf(model.campaignModelID);
       const failed = await withTableMissing(context.platform.dataSource, 'webhook_events', () =>
-        context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED' }),
+        context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED' }),
       );
       expect(failed.status).toBe(500);
       expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
@@ -182,35 +182,35 @@ describe('template submission in the background, and status sync by webhook', ()
 
     it('records a rejection and its reason', async () => {
       const model = await evaluatingModel('Webhook rejected');
-      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT' });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'REJECTED', reason: 'INVALID_FORMAT' });
       expect(await read(model.campaignModelID)).toMatchObject({ campaignModelStatus: 'refused', __campaignModelErrorMessage: 'INVALID_FORMAT' });
     });
 
     it('ignores an update older than the last one applied', async () => {
       const model = await evaluatingModel('Webhook out of order');
       const time = Math.floor(Date.now() / 1000);
-      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'PAUSED', time });
-      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', time: time - 30 });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'PAUSED', time });
+      await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED', time: time - 30 });
       expect((await read(model.campaignModelID)).campaignModelStatus).toBe('paused');
     });
 
     it('refuses a delivery whose signature does not match (401 1003) and changes nothing', async () => {
       const model = await evaluatingModel('Webhook forged');
       for (const signature of ['sha256=00', `sha256=${'0'.repeat(64)}`, 'nonsense']) {
-        const response = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', signature });
+        const response = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED', signature });
         expect(response.status).toBe(401);
         expect(singleError(response.body)).toEqual(ERRORS.unauthorized);
       }
-      const wrongSecret = await context.stub.sendStatusUpdate(webhookUrl, 'another-secret-0123456789', { templateId: model.externalID, event: 'APPROVED' });
+      const wrongSecret = await context.stub.sendStatusUpdate(webhookUrl, 'another-secret-0123456789', { templateID: model.externalID, event: 'APPROVED' });
       expect(wrongSecret.status).toBe(401);
       expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
     });
 
     it('acknowledges updates of templates it does not know, and of another provider account, without applying them', async () => {
       const model = await evaluatingModel('Webhook other account');
-      const other = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: model.externalID, event: 'APPROVED', accountId: '999' });
+      const other = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: model.externalID, event: 'APPROVED', accountID: '999' });
       expect(other.status).toBe(200);
-      const unknown = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateId: '123456', event: 'APPROVED' });
+      const unknown = await context.stub.sendStatusUpdate(webhookUrl, APP_SECRET, { templateID: '123456', event: 'APPROVED' });
       expect(unknown).toEqual({ status: 200, body: { received: 1 } });
       expect((await read(model.campaignModelID)).campaignModelStatus).toBe('evaluating');
     });

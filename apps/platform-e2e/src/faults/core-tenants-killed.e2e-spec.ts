@@ -9,8 +9,8 @@ import { TypedAnswer } from './harness/typed-answer';
 const CONNECTIONS = 40;
 
 interface Doomed extends PluginConnectionFixture {
-  subscriptionItemId?: string;
-  vmId?: string;
+  subscriptionItemID?: string;
+  vmID?: string;
 }
 
 /**
@@ -53,14 +53,14 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
     for (let index = 0; index < CONNECTIONS; index += 1) {
       if (index % 3 === 0) {
         const plugin = await platform.fixtures.plugin({ kind: 'paid' });
-        const subscriptionItemId = `si_${randomUUID()}`;
-        platform.stubs.billing.addItem(subscriptionItemId);
-        doomed.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId })), subscriptionItemId });
+        const subscriptionItemID = `si_${randomUUID()}`;
+        platform.stubs.billing.addItem(subscriptionItemID);
+        doomed.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemID })), subscriptionItemID });
       } else if (index % 3 === 1) {
         const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-        const vmId = `vm-${randomUUID()}`;
-        platform.stubs.vms.addVm(vmId);
-        doomed.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId });
+        const vmID = `vm-${randomUUID()}`;
+        platform.stubs.vms.addVm(vmID);
+        doomed.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID })), vmID });
       } else {
         doomed.push(await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID));
       }
@@ -111,16 +111,16 @@ describe('core-tenants killed during a burst of deletes (two replicas each)', ()
   });
 
   it('cancels the billing of every removed paid connection exactly once, and of no live one', async () => {
-    const paid = doomed.filter((connection) => connection.subscriptionItemId);
+    const paid = doomed.filter((connection) => connection.subscriptionItemID);
     const removed: Doomed[] = [];
     for (const connection of paid) if ((await statusOf(connection.pluginConnectionID)) === 'removed') removed.push(connection);
 
     // A cancellation the killed replica had claimed is retried when its 60 s lease runs out.
     await eventually(() => {
-      for (const connection of removed) expect(platform.stubs.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1);
+      for (const connection of removed) expect(platform.stubs.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(1);
     }, 75_000);
     for (const connection of paid) {
-      if (!removed.includes(connection)) expect(platform.stubs.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(0);
+      if (!removed.includes(connection)) expect(platform.stubs.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(0);
     }
   }, 90_000);
 

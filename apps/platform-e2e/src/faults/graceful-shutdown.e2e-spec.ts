@@ -82,12 +82,12 @@ describe('SIGTERM of a replica under load', () => {
   });
 
   it('services-api: finishes the connection deletions in flight (waiting on core-tenants and the VM provider) with 200, loses none', async () => {
-    const connections: (PluginConnectionFixture & { vmId: string })[] = [];
+    const connections: (PluginConnectionFixture & { vmID: string })[] = [];
     for (let index = 0; index < 2; index += 1) {
       const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-      const vmId = `vm-${Math.random().toString(36).slice(2)}`;
-      platform.stubs.vms.addVm(vmId);
-      connections.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId });
+      const vmID = `vm-${Math.random().toString(36).slice(2)}`;
+      platform.stubs.vms.addVm(vmID);
+      connections.push({ ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID })), vmID });
     }
     const bearer = { authorization: owner };
     const stats = (api: AppClients['services-api']) => api.GET('/v1/tenants/{tenantID}/campaigns/stats', { params: { path: { tenantID } }, headers: bearer });
@@ -109,7 +109,7 @@ describe('SIGTERM of a replica under load', () => {
       },
     });
     expect(answers.map(statusAndBody).map(({ status, body }) => [status, body])).toEqual(connections.map(() => [200, { data: { deleted: true } }]));
-    for (const connection of connections) expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(false);
+    for (const connection of connections) expect(platform.stubs.vms.vms.has(connection.vmID)).toBe(false);
     expect((await stats(restarted)).response.status).toBe(200);
   });
 });

@@ -53,9 +53,9 @@ describe('core-tenants killed while a delete waits on the VM provider', () => {
 
   it('leaves the connection live with its token working, and removes it when asked again', async () => {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-    const vmId = `vm-${randomUUID()}`;
-    platform.stubs.vms.addVm(vmId);
-    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId });
+    const vmID = `vm-${randomUUID()}`;
+    platform.stubs.vms.addVm(vmID);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID });
     const cores = platform.replicas['core-tenants'];
     const [services] = platform.replicas['services-api'];
 

@@ -29,16 +29,16 @@ describe('plugin connections when the VM or billing provider fails (two replicas
 
   async function paidConnection() {
     const plugin = await platform.fixtures.plugin({ kind: 'paid' });
-    const subscriptionItemId = `si_${Math.random().toString(36).slice(2)}`;
-    platform.stubs.billing.addItem(subscriptionItemId);
-    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId })), subscriptionItemId };
+    const subscriptionItemID = `si_${Math.random().toString(36).slice(2)}`;
+    platform.stubs.billing.addItem(subscriptionItemID);
+    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemID })), subscriptionItemID };
   }
 
   async function hostedConnection() {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-    const vmId = `vm-${Math.random().toString(36).slice(2)}`;
-    platform.stubs.vms.addVm(vmId);
-    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId };
+    const vmID = `vm-${Math.random().toString(36).slice(2)}`;
+    platform.stubs.vms.addVm(vmID);
+    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID })), vmID };
   }
 
   beforeAll(async () => {
@@ -69,13 +69,13 @@ describe('plugin connections when the VM or billing provider fails (two replicas
     expect(await statusOf(connection.pluginConnectionID)).toBe('live');
     expect(await tokenWorksOn(core1, connection)).toBe(200);
     expect(await tokenWorksOn(core2, connection)).toBe(200);
-    expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(true);
+    expect(platform.stubs.vms.vms.has(connection.vmID)).toBe(true);
 
     // The provider recovers: no restart, the next attempt removes the connection everywhere.
     platform.stubs.vms.failWithStatus = undefined;
     const removed = await removeThrough(platform.replicas['services-api'][0].url, connection.pluginConnectionID);
     expect(statusAndBody(removed)).toMatchObject({ status: 200, body: { data: { deleted: true } } });
-    expect(platform.stubs.vms.vms.has(connection.vmId)).toBe(false);
+    expect(platform.stubs.vms.vms.has(connection.vmID)).toBe(false);
     await eventually(async () => {
       expect(await tokenWorksOn(core1, connection)).toBe(401);
       expect(await tokenWorksOn(core2, connection)).toBe(401);
@@ -103,9 +103,9 @@ describe('plugin connections when the VM or billing provider fails (two replicas
     }, 20_000);
     for (const connection of connections) {
       // One call after the recovery, answered 200: no second attempt, not even one the provider would answer 404.
-      const answered = platform.stubs.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemId}`).filter((call) => call.status !== 500);
+      const answered = platform.stubs.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemID}`).filter((call) => call.status !== 500);
       expect(answered.map((call) => call.status)).toEqual([200]);
-      expect(platform.stubs.billing.items.has(connection.subscriptionItemId)).toBe(false);
+      expect(platform.stubs.billing.items.has(connection.subscriptionItemID)).toBe(false);
     }
     await leaving.start();
   });

@@ -95,19 +95,19 @@ describe('traces and request ids across app processes (operation 1)', () => {
 
   it('exports one trace from services-api through core-tenants to the VM provider, and core-tenants logs the caller\'s request id', async () => {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-    const vmId = `vm-${Math.random().toString(36).slice(2)}`;
-    platform.stubs.vms.addVm(vmId);
-    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId });
-    const requestId = `fault-trace-${Math.random().toString(36).slice(2)}`;
+    const vmID = `vm-${Math.random().toString(36).slice(2)}`;
+    platform.stubs.vms.addVm(vmID);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID });
+    const requestID = `fault-trace-${Math.random().toString(36).slice(2)}`;
     const [services] = platform.replicas['services-api'];
     const [core] = platform.replicas['core-tenants'];
 
     const { response } = await platform.replica('services-api', services.url).DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
       params: { path: { tenantID, pluginConnectionID: connection.pluginConnectionID } },
-      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestId },
+      headers: { authorization: `Bearer ${ownerToken}`, 'x-request-id': requestID },
     });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-request-id')).toBe(requestId);
+    expect(response.headers.get('x-request-id')).toBe(requestID);
 
     // core-tenants logged the message under the id the caller gave services-api.
     await eventually(() => {
@@ -116,7 +116,7 @@ describe('traces and request ids across app processes (operation 1)', () => {
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { req?: { id?: string }; msg?: string; app?: string; rpc?: { pattern?: string } });
-      expect(lines).toContainEqual(expect.objectContaining({ app: 'core-tenants', req: { id: requestId }, msg: 'message completed', rpc: expect.objectContaining({ pattern: 'plugin-connections.delete' }) }));
+      expect(lines).toContainEqual(expect.objectContaining({ app: 'core-tenants', req: { id: requestID }, msg: 'message completed', rpc: expect.objectContaining({ pattern: 'plugin-connections.delete' }) }));
     });
 
     const transport = 'transport plugin-connections.delete';
@@ -125,14 +125,14 @@ describe('traces and request ids across app processes (operation 1)', () => {
     let httpServer: ExportedSpan | undefined;
     // Each app exports its spans on its own schedule: wait for both ends of the trace.
     await eventually(() => {
-      vmCall = find((span) => span.service === 'core-tenants' && span.kind === CLIENT && String(span.attributes['url.full']).endsWith(`/vms/${vmId}`));
+      vmCall = find((span) => span.service === 'core-tenants' && span.kind === CLIENT && String(span.attributes['url.full']).endsWith(`/vms/${vmID}`));
       httpServer = find((span) => span.service === 'services-api' && span.kind === SERVER && span.attributes['http.request.header.x-request-id'] !== undefined && String(span.attributes['url.path'] ?? span.attributes['http.target']).includes(connection.pluginConnectionID));
       expect(vmCall).toBeDefined();
       expect(httpServer).toBeDefined();
     });
     const client = find((span) => span.service === 'services-api' && span.kind === CLIENT && span.name === transport && span.traceId === httpServer?.traceId);
     const listener = find((span) => span.service === 'core-tenants' && span.kind === SERVER && span.name === transport && span.traceId === client?.traceId);
-    expect(httpServer?.attributes['http.request.header.x-request-id']).toEqual([requestId]);
+    expect(httpServer?.attributes['http.request.header.x-request-id']).toEqual([requestID]);
     expect(client?.parentSpanId).toBe(httpServer?.spanId);
     expect(listener?.parentSpanId).toBe(client?.spanId);
     expect(vmCall!.traceId).toBe(httpServer?.traceId);

@@ -121,9 +121,9 @@ describe('GET /metrics of each app', () => {
 
   it('shows the transport request, the billing calls and the cancellation backlog of operation 1', async () => {
     const plugin = await platform.fixtures.plugin({ kind: 'paid' });
-    const subscriptionItemId = `si_${randomUUID().slice(0, 12)}`;
-    platform.billing.addItem(subscriptionItemId);
-    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId });
+    const subscriptionItemID = `si_${randomUUID().slice(0, 12)}`;
+    platform.billing.addItem(subscriptionItemID);
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemID });
     platform.billing.failWithStatus = 500;
 
     const removed = await request(platform.servicesUrl, `/v1/tenants/${tenantID}/plugins/connections/${connection.pluginConnectionID}`, {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeletePluginConnection } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { runWithRequestId } from '@platform/observability';
+import { runWithRequestID } from '@platform/observability';
 import { PluginConnectionFixture, TEST_REDIS_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('two environments on one Redis server', () => {
   it('still serves the first environment\'s own requests', async () => {
     const client = first.apps['services-api']!.get(TransportClient);
     // A removal is audited, so it is sent for someone, as services-api does for the operator who asked.
-    await runWithRequestId('transport-environments', () => client.send(DeletePluginConnection, { tenantID: firstTenantID, pluginConnectionID: firstConnection.pluginConnectionID }), `operator:${randomUUID()}`);
+    await runWithRequestID('transport-environments', () => client.send(DeletePluginConnection, { tenantID: firstTenantID, pluginConnectionID: firstConnection.pluginConnectionID }), `operator:${randomUUID()}`);
     expect(await firstStatus()).toBe('removed');
     expect(await firstTokenWorks()).toBe(false);
   });

@@ -30,7 +30,7 @@ export interface HelpdeskPlatform {
 
 /** `alongside`: other apps to start with plugins-helpdesk (services-api, to read the tenant's audit log). */
 export async function startHelpdeskPlatform(env: Record<string, string> = {}, alongside: AppName[] = []): Promise<HelpdeskPlatform> {
-  const stub = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneId: ZONE_ID });
+  const stub = await CustomHostnamesStub.start({ apiToken: API_TOKEN, zoneID: ZONE_ID });
   const platform = await startPlatform({
     apps: ['plugins-helpdesk', ...alongside],
     env: {

@@ -24,8 +24,8 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
   const tokenWorks = async (connection: PluginConnectionFixture) =>
     (await platform.api.core.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } })).response
       .status === 200;
-  const cancellationOf = async (subscriptionItemId: string): Promise<{ completed_at: Date | null; attempts: number }> =>
-    (await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemId]))[0];
+  const cancellationOf = async (subscriptionItemID: string): Promise<{ completed_at: Date | null; attempts: number }> =>
+    (await platform.dataSource.query('SELECT completed_at, attempts FROM billing_cancellations WHERE subscription_item_id = $1', [subscriptionItemID]))[0];
   /** The tenant's webhook events about the connection, oldest first. */
   const connectionEvents = async (pluginConnectionID: string) =>
     (await new WebhookEventFixtures(platform.dataSource).eventsOf(tenantID)).filter((event) => event.data.pluginConnectionID === pluginConnectionID);
@@ -34,12 +34,12 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
 
   async function connectionOf(kind: 'plain' | 'paid' | 'hosted', tenant = tenantID) {
     const plugin = await platform.fixtures.plugin({ kind });
-    const subscriptionItemId = kind === 'paid' ? `si_${Math.random().toString(36).slice(2)}` : undefined;
-    const vmId = kind === 'hosted' ? `vm-${Math.random().toString(36).slice(2)}` : undefined;
-    if (subscriptionItemId) platform.billing.addItem(subscriptionItemId);
-    if (vmId) platform.vms.addVm(vmId);
-    const connection = await platform.fixtures.connection(tenant, plugin.pluginID, { kind, subscriptionItemId, vmId });
-    return { ...connection, subscriptionItemId, vmId };
+    const subscriptionItemID = kind === 'paid' ? `si_${Math.random().toString(36).slice(2)}` : undefined;
+    const vmID = kind === 'hosted' ? `vm-${Math.random().toString(36).slice(2)}` : undefined;
+    if (subscriptionItemID) platform.billing.addItem(subscriptionItemID);
+    if (vmID) platform.vms.addVm(vmID);
+    const connection = await platform.fixtures.connection(tenant, plugin.pluginID, { kind, subscriptionItemID, vmID });
+    return { ...connection, subscriptionItemID, vmID };
   }
 
   beforeAll(async () => {
@@ -151,14 +151,14 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       const connection = await connectionOf('hosted');
       const response = await remove(connection.pluginConnectionID);
       expect(response.response.status).toBe(200);
-      expect(platform.vms.vms.has(connection.vmId!)).toBe(false);
-      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
+      expect(platform.vms.vms.has(connection.vmID!)).toBe(false);
+      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmID}`)).toHaveLength(1);
       expect(await tokenWorks(connection)).toBe(false);
     });
 
     it('counts a VM already gone at the provider as deleted', async () => {
       const connection = await connectionOf('hosted');
-      platform.vms.vms.delete(connection.vmId!);
+      platform.vms.vms.delete(connection.vmID!);
       expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
     });
@@ -189,8 +189,8 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
     it('removes a paid connection and cancels its subscription item at the billing provider', async () => {
       const connection = await connectionOf('paid');
       expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
-      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
-      expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(false);
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(1));
+      expect(platform.billing.items.has(connection.subscriptionItemID!)).toBe(false);
       expect(await tokenWorks(connection)).toBe(false);
     });
 
@@ -199,14 +199,14 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       platform.billing.failWithStatus = 503;
       expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       expect(await tokenWorks(connection)).toBe(false);
-      await eventually(() => expect(platform.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemId}`).length).toBeGreaterThanOrEqual(2));
-      expect(platform.billing.items.has(connection.subscriptionItemId!)).toBe(true);
+      await eventually(() => expect(platform.billing.callsTo('DELETE', `/v1/subscription_items/${connection.subscriptionItemID}`).length).toBeGreaterThanOrEqual(2));
+      expect(platform.billing.items.has(connection.subscriptionItemID!)).toBe(true);
 
       platform.billing.failWithStatus = undefined;
-      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(1));
       // The provider answered; the worker records it right after.
       await eventually(async () => {
-        const record = await cancellationOf(connection.subscriptionItemId!);
+        const record = await cancellationOf(connection.subscriptionItemID!);
         expect(record.completed_at).not.toBeNull();
         expect(record.attempts).toBeGreaterThanOrEqual(3);
       });
@@ -214,19 +214,19 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       // have asked for this item again had it still been due.
       const later = await connectionOf('paid');
       expect((await remove(later.pluginConnectionID)).response.status).toBe(200);
-      await eventually(async () => expect((await cancellationOf(later.subscriptionItemId!)).completed_at).not.toBeNull());
-      const asked = platform.billing.calls.filter((call) => call.method === 'DELETE' && call.path === `/v1/subscription_items/${connection.subscriptionItemId}`);
+      await eventually(async () => expect((await cancellationOf(later.subscriptionItemID!)).completed_at).not.toBeNull());
+      const asked = platform.billing.calls.filter((call) => call.method === 'DELETE' && call.path === `/v1/subscription_items/${connection.subscriptionItemID}`);
       expect(asked.at(-1)?.status).toBe(200);
-      expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1);
+      expect(platform.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(1);
     });
 
     it('counts an item already gone at the billing provider as canceled', async () => {
       const connection = await connectionOf('paid');
-      platform.billing.items.delete(connection.subscriptionItemId!);
+      platform.billing.items.delete(connection.subscriptionItemID!);
       expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       await eventually(async () => {
         const [record] = await platform.dataSource.query('SELECT completed_at FROM billing_cancellations WHERE subscription_item_id = $1', [
-          connection.subscriptionItemId,
+          connection.subscriptionItemID,
         ]);
         expect(record.completed_at).not.toBeNull();
       });
@@ -240,7 +240,7 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       const answers = await Promise.all([remove(connection.pluginConnectionID), remove(connection.pluginConnectionID)]);
       expect(answers.map((answer) => answer.response.status).sort()).toEqual([200, 404]);
       expect(singleError(answers.find((answer) => answer.response.status === 404)!.error).error_code).toBe(1054);
-      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmId}`)).toHaveLength(1);
+      expect(platform.vms.callsTo('DELETE', `/vms/${connection.vmID}`)).toHaveLength(1);
     });
 
     it('still cancels when core-tenants restarts between the removal and the cancellation', async () => {
@@ -249,10 +249,10 @@ describe('DELETE /v1/tenants/:tenantID/plugins/connections/:pluginConnectionID (
       expect((await remove(connection.pluginConnectionID)).response.status).toBe(200);
       await platform.apps['core-tenants']!.close();
       platform.billing.failWithStatus = undefined;
-      expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(0);
+      expect(platform.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(0);
 
       await platform.restartCoreTenants();
-      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemId!)).toBe(1));
+      await eventually(() => expect(platform.billing.successfulCancellations(connection.subscriptionItemID!)).toBe(1));
     });
 
     it('answers 504 5904 in the envelope when core-tenants does not answer, and leaves the connection whole', async () => {

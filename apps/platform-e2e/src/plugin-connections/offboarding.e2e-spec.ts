@@ -75,7 +75,7 @@ describe('offboarding and pending work', () => {
     const plugin = await platform.fixtures.plugin({ kind: 'paid' });
     const itemID = `si_offboarding_${plugin.pluginID.slice(0, 8)}`;
     platform.billing.addItem(itemID);
-    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemId: itemID });
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'paid', subscriptionItemID: itemID });
     // The provider is down: the cancellation stays open.
     platform.billing.failWithStatus = 503;
     try {

@@ -41,9 +41,9 @@ describe('operation 1 while the VM provider hangs', () => {
 
   async function hostedConnection() {
     const plugin = await platform.fixtures.plugin({ kind: 'hosted' });
-    const vmId = `vm-${randomUUID()}`;
-    platform.vms.addVm(vmId);
-    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmId })), vmId };
+    const vmID = `vm-${randomUUID()}`;
+    platform.vms.addVm(vmID);
+    return { ...(await platform.fixtures.connection(tenantID, plugin.pluginID, { kind: 'hosted', vmID })), vmID };
   }
 
   beforeAll(async () => {
@@ -98,7 +98,7 @@ describe('operation 1 while the VM provider hangs', () => {
     expect(answers.map((answer) => answer.response.status)).toEqual(hosted.map(() => 200));
     const second = await again!;
     expect([second.response.status, singleError(second.error).error_code]).toEqual([404, 1054]);
-    expect(platform.vms.callsTo('DELETE', `/vms/${hosted[0].vmId}`)).toHaveLength(1);
+    expect(platform.vms.callsTo('DELETE', `/vms/${hosted[0].vmID}`)).toHaveLength(1);
     for (const connection of hosted) {
       expect(await statusOf(connection.pluginConnectionID)).toBe('removed');
       expect((await tenantThrough(connection.authorization)).response.status).toBe(401);

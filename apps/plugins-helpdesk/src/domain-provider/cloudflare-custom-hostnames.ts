@@ -7,7 +7,7 @@ export interface CloudflareSettings {
   /** Includes `/client/v4`; the SDK appends `/zones/...`. */
   baseUrl: string;
   apiToken: string;
-  zoneId: string;
+  zoneID: string;
   timeoutMs: number;
   /** The SDK retries timeouts, 408, 409, 429 and 5xx; this many times, on purpose. */
   maxRetries: number;
@@ -75,7 +75,7 @@ export class CloudflareCustomHostnames extends CustomHostnameProvider {
   async register(hostname: string): Promise<RegistrationOutcome> {
     try {
       const created = await this.client.customHostnames.create({
-        zone_id: this.settings.zoneId,
+        zone_id: this.settings.zoneID,
         hostname,
         ssl: { method: 'http', type: 'dv' },
       });
@@ -92,7 +92,7 @@ export class CloudflareCustomHostnames extends CustomHostnameProvider {
 
   async find(providerID: string): Promise<ProvisionedHostname | undefined> {
     try {
-      return this.parse(await this.client.customHostnames.get(providerID, { zone_id: this.settings.zoneId }), 'get');
+      return this.parse(await this.client.customHostnames.get(providerID, { zone_id: this.settings.zoneID }), 'get');
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw this.failure(error, 'get');
@@ -101,7 +101,7 @@ export class CloudflareCustomHostnames extends CustomHostnameProvider {
 
   async findByHostname(hostname: string): Promise<ProvisionedHostname | undefined> {
     try {
-      const page = await this.client.customHostnames.list({ zone_id: this.settings.zoneId, hostname: { exact: hostname } });
+      const page = await this.client.customHostnames.list({ zone_id: this.settings.zoneID, hostname: { exact: hostname } });
       if (!Array.isArray(page.result)) throw new Error('list answer without a result array');
       const match = page.result.find((entry) => entry.hostname === hostname);
       return match && this.parse(match, 'list');
@@ -112,7 +112,7 @@ export class CloudflareCustomHostnames extends CustomHostnameProvider {
 
   async remove(providerID: string): Promise<void> {
     try {
-      const answer = (await this.client.customHostnames.delete(providerID, { zone_id: this.settings.zoneId })) as unknown;
+      const answer = (await this.client.customHostnames.delete(providerID, { zone_id: this.settings.zoneID })) as unknown;
       // The real API answers `{id}`; an envelope must say success.
       const body = answer as { id?: unknown; success?: unknown };
       if (typeof body !== 'object' || body === null || (body.success === undefined ? body.id !== providerID : body.success !== true)) {

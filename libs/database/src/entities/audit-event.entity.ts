@@ -14,7 +14,7 @@ export class AuditEventEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'clock_timestamp()' })
   occurredAt!: Date;
@@ -26,16 +26,16 @@ export class AuditEventEntity {
   actorKind!: AuditActorKind;
 
   @Column({ name: 'actor_id', type: 'uuid' })
-  actorId!: string;
+  actorID!: string;
 
   @Column({ name: 'request_id', type: 'text', nullable: true })
-  requestId!: string | null;
+  requestID!: string | null;
 
   @Column({ name: 'target_kind', type: 'text' })
   targetKind!: string;
 
   @Column({ name: 'target_id', type: 'text' })
-  targetId!: string;
+  targetID!: string;
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   summary!: Record<string, unknown>;

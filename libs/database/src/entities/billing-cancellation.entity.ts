@@ -9,7 +9,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
  * connections never drops a cancellation still to do.
  */
 @Entity({ name: 'billing_cancellations' })
-@Index('billing_cancellations_subscription_item_id_key', ['subscriptionItemId'], { unique: true })
+@Index('billing_cancellations_subscription_item_id_key', ['subscriptionItemID'], { unique: true })
 @Index('billing_cancellations_due_idx', ['nextAttemptAt'], { where: 'completed_at IS NULL' })
 export class BillingCancellationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'billing_cancellations_pkey' })
@@ -17,10 +17,10 @@ export class BillingCancellationEntity {
 
   /** The connection (or the undone install's connection-to-be) the item belonged to. */
   @Column({ name: 'plugin_connection_id', type: 'uuid' })
-  pluginConnectionId!: string;
+  pluginConnectionID!: string;
 
   @Column({ name: 'subscription_item_id', type: 'text' })
-  subscriptionItemId!: string;
+  subscriptionItemID!: string;
 
   @Column({ type: 'integer', default: 0 })
   attempts!: number;

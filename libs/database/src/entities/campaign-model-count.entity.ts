@@ -8,7 +8,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'campaign_model_counts' })
 export class CampaignModelCountEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'campaign_model_counts_pkey' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'live_count', type: 'bigint', default: 0 })
   liveCount!: string;

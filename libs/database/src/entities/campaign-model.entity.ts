@@ -22,26 +22,26 @@ export type CampaignModelStatus = (typeof CAMPAIGN_MODEL_STATUSES)[number];
  * the ones declared here are those the migration names.
  */
 @Entity({ name: 'campaign_models' })
-@Index('campaign_models_tenant_channel_name_key', ['tenantId', 'channelId', 'name'], { unique: true })
-@Index('campaign_models_tenant_created_idx', ['tenantId', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_tenant_id_idx', ['tenantId', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_tenant_status_idx', ['tenantId', 'status', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_tenant_type_idx', ['tenantId', 'type', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_tenant_channel_idx', ['tenantId', 'channel', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_tenant_channel_id_idx', ['tenantId', 'channelId', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
-@Index('campaign_models_external_id_idx', ['externalId', 'tenantId'], { where: 'external_id IS NOT NULL' })
+@Index('campaign_models_tenant_channel_name_key', ['tenantID', 'channelID', 'name'], { unique: true })
+@Index('campaign_models_tenant_created_idx', ['tenantID', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_tenant_id_idx', ['tenantID', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_tenant_status_idx', ['tenantID', 'status', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_tenant_type_idx', ['tenantID', 'type', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_tenant_channel_idx', ['tenantID', 'channel', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_tenant_channel_id_idx', ['tenantID', 'channelID', 'createdAt', 'id'], { where: 'deleted_at IS NULL' })
+@Index('campaign_models_external_id_idx', ['externalID', 'tenantID'], { where: 'external_id IS NOT NULL' })
 export class CampaignModelEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'campaign_models_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ type: 'text' })
   channel!: string;
 
   @Column({ name: 'channel_id', type: 'uuid' })
-  channelId!: string;
+  channelID!: string;
 
   /** Normalised to the provider's rules: [a-z0-9_], 1-512 characters; C collation. */
   @Column({ type: 'text', collation: 'C' })
@@ -61,7 +61,7 @@ export class CampaignModelEntity {
   status!: CampaignModelStatus;
 
   @Column({ name: 'external_id', type: 'text', nullable: true })
-  externalId!: string | null;
+  externalID!: string | null;
 
   @Column({ name: 'gateway_meta', type: 'jsonb', default: {} })
   gatewayMeta!: Record<string, unknown>;

@@ -8,17 +8,17 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /** A campaign: a send of a campaign model to an audience. Only its status is used so far (operation 6). */
 @Entity({ name: 'campaigns' })
-@Index('campaigns_tenant_status_idx', ['tenantId', 'status'])
-@Index('campaigns_campaign_model_id_idx', ['campaignModelId'])
+@Index('campaigns_tenant_status_idx', ['tenantID', 'status'])
+@Index('campaigns_campaign_model_id_idx', ['campaignModelID'])
 export class CampaignEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'campaigns_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'campaign_model_id', type: 'uuid', nullable: true })
-  campaignModelId!: string | null;
+  campaignModelID!: string | null;
 
   @Column({ type: 'text' })
   name!: string;

@@ -3,13 +3,13 @@ import { TenantEntity } from './tenant.entity';
 
 /** A person the tenant talks to, across channels. */
 @Entity({ name: 'contacts' })
-@Index('contacts_tenant_id_idx', ['tenantId'])
+@Index('contacts_tenant_id_idx', ['tenantID'])
 export class ContactEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'contacts_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ type: 'text' })
   name!: string;

@@ -7,13 +7,13 @@ import { TenantEntity } from './tenant.entity';
  * connected, and kept if the plugin is later removed.
  */
 @Entity({ name: 'help_centers' })
-@Index('help_centers_tenant_id_key', ['tenantId'], { unique: true })
+@Index('help_centers_tenant_id_key', ['tenantID'], { unique: true })
 export class HelpCenterEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'help_centers_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

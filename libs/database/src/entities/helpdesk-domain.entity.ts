@@ -13,17 +13,17 @@ export type HelpdeskDomainStatus = (typeof HELPDESK_DOMAIN_STATUSES)[number];
 @Check('helpdesk_domains_status_check', `status IN ('pending', 'active')`)
 @Check('helpdesk_domains_hostname_check', `char_length(hostname) BETWEEN 1 AND 253 AND hostname = lower(hostname)`)
 @Index('helpdesk_domains_hostname_key', ['hostname'], { unique: true })
-@Index('helpdesk_domains_help_center_id_idx', ['helpCenterId', 'hostname'])
+@Index('helpdesk_domains_help_center_id_idx', ['helpCenterID', 'hostname'])
 @Index('helpdesk_domains_pending_created_at_idx', ['createdAt'], { where: `status = 'pending' AND verified_at IS NULL` })
 export class HelpdeskDomainEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'helpdesk_domains_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'help_center_id', type: 'uuid' })
-  helpCenterId!: string;
+  helpCenterID!: string;
 
   /** `domainHostname`. */
   @Column({ type: 'text' })
@@ -34,7 +34,7 @@ export class HelpdeskDomainEntity {
    * Null only between reserving the hostname here and registering it there.
    */
   @Column({ name: 'provider_id', type: 'text', nullable: true })
-  providerId!: string | null;
+  providerID!: string | null;
 
   @Column({ type: 'text', default: 'pending' })
   status!: HelpdeskDomainStatus;

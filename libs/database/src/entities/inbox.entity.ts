@@ -3,13 +3,13 @@ import { TenantEntity } from './tenant.entity';
 
 /** A channel connection of the tenant (a WhatsApp number, a web chat...) that sessions arrive through. */
 @Entity({ name: 'inboxes' })
-@Index('inboxes_tenant_id_idx', ['tenantId'])
+@Index('inboxes_tenant_id_idx', ['tenantID'])
 export class InboxEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'inboxes_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ type: 'text' })
   name!: string;

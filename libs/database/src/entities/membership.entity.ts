@@ -7,14 +7,14 @@ export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 
 /** An operator's place in a tenant. Owners may do everything a member may, and more. */
 @Entity({ name: 'memberships' })
-@Index('memberships_operator_id_idx', ['operatorId'])
+@Index('memberships_operator_id_idx', ['operatorID'])
 @Check('memberships_role_check', `role IN ('owner', 'member')`)
 export class MembershipEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'uuid', primaryKeyConstraintName: 'memberships_pkey' })
-  tenantId!: string;
+  tenantID!: string;
 
   @PrimaryColumn({ name: 'operator_id', type: 'uuid', primaryKeyConstraintName: 'memberships_pkey' })
-  operatorId!: string;
+  operatorID!: string;
 
   @Column({ type: 'text' })
   role!: MembershipRole;

@@ -7,16 +7,16 @@ export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 
 /** One message of a session. Inserting one moves its session's last message (trigger). */
 @Entity({ name: 'messages' })
-@Index('messages_session_order_idx', ['sessionId', 'createdAt', 'id'])
+@Index('messages_session_order_idx', ['sessionID', 'createdAt', 'id'])
 export class MessageEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'messages_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'session_id', type: 'uuid' })
-  sessionId!: string;
+  sessionID!: string;
 
   @Column({ type: 'text' })
   direction!: MessageDirection;

@@ -12,14 +12,14 @@ export type MessagingChannelStatus = (typeof MESSAGING_CHANNEL_STATUSES)[number]
  * message-template provider needs to act for the tenant.
  */
 @Entity({ name: 'messaging_channels' })
-@Index('messaging_channels_tenant_id_idx', ['tenantId'])
-@Index('messaging_channels_channel_account_idx', ['channel', 'accountId'])
+@Index('messaging_channels_tenant_id_idx', ['tenantID'])
+@Index('messaging_channels_channel_account_idx', ['channel', 'accountID'])
 export class MessagingChannelEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'messaging_channels_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ type: 'text' })
   channel!: MessagingChannel;
@@ -29,11 +29,11 @@ export class MessagingChannelEntity {
 
   /** The provider account that owns the templates (WhatsApp Business Account id). */
   @Column({ name: 'account_id', type: 'text' })
-  accountId!: string;
+  accountID!: string;
 
   /** The sending number at the provider (phone number id). */
   @Column({ name: 'phone_number_id', type: 'text' })
-  phoneNumberId!: string;
+  phoneNumberID!: string;
 
   /** Where the channel's provider credentials live (a secret's name), never the secret itself. */
   @Column({ name: 'credentials_ref', type: 'text' })

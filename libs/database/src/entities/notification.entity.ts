@@ -17,20 +17,20 @@ export class NotificationEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'operator_id', type: 'uuid' })
-  operatorId!: string;
+  operatorID!: string;
 
   @Column({ type: 'text' })
   category!: NotificationCategory;
 
   /** Set exactly for `inbox` notifications. */
   @Column({ name: 'inbox_id', type: 'uuid', nullable: true })
-  inboxId!: string | null;
+  inboxID!: string | null;
 
   @Column({ name: 'session_id', type: 'uuid', nullable: true })
-  sessionId!: string | null;
+  sessionID!: string | null;
 
   @Column({ name: 'read_at', type: 'timestamptz', nullable: true })
   readAt!: Date | null;

@@ -7,13 +7,13 @@ import { TenantEntity } from './tenant.entity';
  * before `expiresAt`) creates the operator as a member of the tenant.
  */
 @Entity({ name: 'operator_invitations' })
-@Index('operator_invitations_tenant_id_email_idx', ['tenantId', 'email'])
+@Index('operator_invitations_tenant_id_email_idx', ['tenantID', 'email'])
 export class OperatorInvitationEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'operator_invitations_pkey' })
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   /** Stored normalised (trimmed, lower-cased), like operators.email. */
   @Column({ type: 'text' })
@@ -34,7 +34,7 @@ export class OperatorInvitationEntity {
   acceptedAt!: Date | null;
 
   @Column({ name: 'accepted_operator_id', type: 'uuid', nullable: true })
-  acceptedOperatorId!: string | null;
+  acceptedOperatorID!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

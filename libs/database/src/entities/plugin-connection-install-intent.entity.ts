@@ -17,10 +17,10 @@ export class PluginConnectionInstallIntentEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'plugin_id', type: 'uuid' })
-  pluginId!: string;
+  pluginID!: string;
 
   @Column({ type: 'text' })
   kind!: PluginConnectionKind;
@@ -37,7 +37,7 @@ export class PluginConnectionInstallIntentEntity {
   state!: InstallIntentState;
 
   @Column({ name: 'claim_id', type: 'uuid' })
-  claimId!: string;
+  claimID!: string;
 
   @Column({ name: 'claimed_until', type: 'timestamptz' })
   claimedUntil!: Date;

@@ -10,8 +10,8 @@ export type PluginConnectionStatus = (typeof PLUGIN_CONNECTION_STATUSES)[number]
  * `removed`) so that billing and VM teardown can be traced afterwards.
  */
 @Entity({ name: 'plugin_connections' })
-@Index('plugin_connections_live_tenant_plugin_key', ['tenantId', 'pluginId'], { unique: true, where: `status = 'live'` })
-@Index('plugin_connections_plugin_id_idx', ['pluginId'])
+@Index('plugin_connections_live_tenant_plugin_key', ['tenantID', 'pluginID'], { unique: true, where: `status = 'live'` })
+@Index('plugin_connections_plugin_id_idx', ['pluginID'])
 @Check('plugin_connections_kind_check', `kind IN ('plain', 'paid', 'hosted')`)
 @Check('plugin_connections_status_check', `status IN ('live', 'removed')`)
 @Check('plugin_connections_removal_claim_check', `(removal_claim_id IS NULL) = (removal_claimed_until IS NULL)`)
@@ -20,10 +20,10 @@ export class PluginConnectionEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'plugin_id', type: 'uuid' })
-  pluginId!: string;
+  pluginID!: string;
 
   /** Copied from the plugin at install time, so teardown follows what was installed. */
   @Column({ type: 'text' })
@@ -38,11 +38,11 @@ export class PluginConnectionEntity {
 
   /** Billing provider's subscription item, for `paid` connections. */
   @Column({ name: 'subscription_item_id', type: 'text', nullable: true })
-  subscriptionItemId!: string | null;
+  subscriptionItemID!: string | null;
 
   /** VM provider's machine, for `hosted` connections. */
   @Column({ name: 'vm_id', type: 'text', nullable: true })
-  vmId!: string | null;
+  vmID!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
@@ -55,7 +55,7 @@ export class PluginConnectionEntity {
    * when the claim holds if its owner never finishes (a replica that died).
    */
   @Column({ name: 'removal_claim_id', type: 'uuid', nullable: true })
-  removalClaimId!: string | null;
+  removalClaimID!: string | null;
 
   @Column({ name: 'removal_claimed_until', type: 'timestamptz', nullable: true })
   removalClaimedUntil!: Date | null;

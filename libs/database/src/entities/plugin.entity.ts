@@ -31,7 +31,7 @@ export class PluginEntity {
 
   /** Billing provider's price of a `paid` plugin. */
   @Column({ name: 'billing_price_id', type: 'text', nullable: true })
-  billingPriceId!: string | null;
+  billingPriceID!: string | null;
 
   /** VM image a `hosted` plugin's connections run. */
   @Column({ name: 'vm_image', type: 'text', nullable: true })

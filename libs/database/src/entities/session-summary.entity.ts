@@ -5,10 +5,10 @@ import { SessionEntity } from './session.entity';
 @Entity({ name: 'session_summaries' })
 export class SessionSummaryEntity {
   @PrimaryColumn({ name: 'session_id', type: 'uuid', primaryKeyConstraintName: 'session_summaries_pkey' })
-  sessionId!: string;
+  sessionID!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   /** Free-form object (the API does not fix its structure). */
   @Column({ type: 'jsonb' })

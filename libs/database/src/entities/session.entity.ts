@@ -5,7 +5,7 @@ import { OperatorEntity } from './operator.entity';
 import { TenantEntity } from './tenant.entity';
 
 /**
- * A conversation with a contact through an inbox. `lastMessageId` and
+ * A conversation with a contact through an inbox. `lastMessageID` and
  * `lastActivityAt` follow the newest message (kept by a trigger on messages);
  * the trigger-kept `contact_session_counts` and the indexes are in migration
  * 1763900000000 (docs/sessions-and-shortcuts.md).
@@ -16,21 +16,21 @@ export class SessionEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'contact_id', type: 'uuid' })
-  contactId!: string;
+  contactID!: string;
 
   @Column({ name: 'inbox_id', type: 'uuid' })
-  inboxId!: string;
+  inboxID!: string;
 
   /** The operator the session is assigned to, if any. */
   @Column({ name: 'operator_id', type: 'uuid', nullable: true })
-  operatorId!: string | null;
+  operatorID!: string | null;
 
   /** Other operators who took part (transfers, joins). */
   @Column({ name: 'operator_participants_ids', type: 'uuid', array: true, default: () => `'{}'` })
-  operatorParticipantsIds!: string[];
+  operatorParticipantsIDs!: string[];
 
   @Column({ type: 'text' })
   channel!: string;
@@ -46,7 +46,7 @@ export class SessionEntity {
   listed!: boolean;
 
   @Column({ name: 'last_message_id', type: 'uuid', nullable: true })
-  lastMessageId!: string | null;
+  lastMessageID!: string | null;
 
   /** Time of the last message, or of creation while there is none: the order of operation 11. */
   @Column({ name: 'last_activity_at', type: 'timestamptz', default: () => 'now()' })

@@ -14,7 +14,7 @@ export interface ShortcutContent {
 
 /**
  * An operator shortcut: `tenant-based` (company-wide) or `user-based`
- * (personal to `operatorId`). Indexes and the trigger-kept `shortcut_counts`
+ * (personal to `operatorID`). Indexes and the trigger-kept `shortcut_counts`
  * are in migration 1763900000000 (docs/sessions-and-shortcuts.md).
  */
 @Entity({ name: 'shortcuts' })
@@ -23,14 +23,14 @@ export class ShortcutEntity {
   id!: string;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
-  tenantId!: string;
+  tenantID!: string;
 
   @Column({ name: 'organization_id', type: 'uuid' })
-  organizationId!: string;
+  organizationID!: string;
 
   /** The owner of a personal shortcut; the author of a company-wide one. */
   @Column({ name: 'operator_id', type: 'uuid' })
-  operatorId!: string;
+  operatorID!: string;
 
   @Column({ type: 'text' })
   scope!: ShortcutScope;

@@ -10,7 +10,7 @@ export class TenantEntity {
 
   /** Billing provider's subscription that paid plugins add items to. */
   @Column({ name: 'billing_subscription_id', type: 'text', nullable: true })
-  billingSubscriptionId!: string | null;
+  billingSubscriptionID!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,6 +1,6 @@
 import { Context, context, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { isSaneRequestId, REQUEST_ID_HEADER } from '../request-logging';
-import { currentActor, currentRequestId, runOutsideRequest, runWithRequestId } from '../request-scope';
+import { isSaneRequestID, REQUEST_ID_HEADER } from '../request-logging';
+import { currentActor, currentRequestID, runOutsideRequest, runWithRequestID } from '../request-scope';
 import { tracingActive } from './tracing-state';
 
 /**
@@ -17,8 +17,8 @@ const tracer = () => trace.getTracer('@platform/observability');
 /** The headers of the work running now, or undefined when there is nothing to pass on. */
 export function propagatedHeaders(): PropagatedHeaders | undefined {
   const headers: PropagatedHeaders = {};
-  const requestId = currentRequestId();
-  if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+  const requestID = currentRequestID();
+  if (requestID) headers[REQUEST_ID_HEADER] = requestID;
   const actor = currentActor();
   if (actor) headers[ACTOR_HEADER] = actor;
   if (tracingActive()) propagation.inject(context.active(), headers);
@@ -40,7 +40,7 @@ function actorIn(headers: unknown): string | undefined {
 /** The request id carried by `headers`, if it is a sane one. */
 function requestIdIn(headers: unknown): string | undefined {
   const value = isHeaders(headers) ? headers[REQUEST_ID_HEADER] : undefined;
-  return isSaneRequestId(value) ? value : undefined;
+  return isSaneRequestID(value) ? value : undefined;
 }
 
 function isHeaders(value: unknown): value is Record<string, unknown> {
@@ -91,9 +91,9 @@ export async function inSpan<T>(description: SpanDescription, work: () => Promis
  * no request id, a trace of its own.
  */
 export function continueFrom<T>(headers: unknown, description: SpanDescription, work: (span: Span | undefined) => T): T {
-  const requestId = requestIdIn(headers);
+  const requestID = requestIdIn(headers);
   const traced = () => (tracingActive() ? startSpanIn(contextIn(headers), description, work) : work(undefined));
-  return requestId ? runWithRequestId(requestId, traced, actorIn(headers)) : runOutsideRequest(traced);
+  return requestID ? runWithRequestID(requestID, traced, actorIn(headers)) : runOutsideRequest(traced);
 }
 
 function startSpanIn<T>(parent: Context, description: SpanDescription, work: (span: Span) => T): T {

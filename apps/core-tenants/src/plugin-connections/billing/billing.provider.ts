@@ -4,10 +4,10 @@ export abstract class BillingProvider {
    * Adds a plugin's price to a tenant's subscription. The idempotency key makes
    * a retried call return the same item instead of adding a second one.
    */
-  abstract createSubscriptionItem(input: { subscriptionId: string; priceId: string; idempotencyKey: string }): Promise<string>;
+  abstract createSubscriptionItem(input: { subscriptionID: string; priceID: string; idempotencyKey: string }): Promise<string>;
 
   /** Cancels an item so billing stops; an item already gone counts as done. */
-  abstract cancelSubscriptionItem(subscriptionItemId: string): Promise<'canceled' | 'already-gone'>;
+  abstract cancelSubscriptionItem(subscriptionItemID: string): Promise<'canceled' | 'already-gone'>;
 }
 
 /** The provider could not do what was asked (down, slow, or it refused). */

@@ -44,9 +44,9 @@ class FakeBilling extends BillingProvider {
     throw new Error('not used');
   }
 
-  async cancelSubscriptionItem(subscriptionItemId: string): Promise<'canceled' | 'already-gone'> {
-    this.asked.push(subscriptionItemId);
-    const answer = this.answer(subscriptionItemId);
+  async cancelSubscriptionItem(subscriptionItemID: string): Promise<'canceled' | 'already-gone'> {
+    this.asked.push(subscriptionItemID);
+    const answer = this.answer(subscriptionItemID);
     if (answer instanceof Error) throw answer;
     return answer;
   }

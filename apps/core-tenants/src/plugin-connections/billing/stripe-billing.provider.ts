@@ -51,10 +51,10 @@ export class StripeBillingProvider extends BillingProvider {
     });
   }
 
-  async createSubscriptionItem(input: { subscriptionId: string; priceId: string; idempotencyKey: string }): Promise<string> {
+  async createSubscriptionItem(input: { subscriptionID: string; priceID: string; idempotencyKey: string }): Promise<string> {
     try {
       const item = await this.stripe.subscriptionItems.create(
-        { subscription: input.subscriptionId, price: input.priceId, quantity: 1 },
+        { subscription: input.subscriptionID, price: input.priceID, quantity: 1 },
         { idempotencyKey: input.idempotencyKey },
       );
       return item.id;
@@ -63,9 +63,9 @@ export class StripeBillingProvider extends BillingProvider {
     }
   }
 
-  async cancelSubscriptionItem(subscriptionItemId: string): Promise<'canceled' | 'already-gone'> {
+  async cancelSubscriptionItem(subscriptionItemID: string): Promise<'canceled' | 'already-gone'> {
     try {
-      await this.stripe.subscriptionItems.del(subscriptionItemId);
+      await this.stripe.subscriptionItems.del(subscriptionItemID);
       return 'canceled';
     } catch (error) {
       if (sdk !== undefined && error instanceof sdk.errors.StripeInvalidRequestError && error.code === 'resource_missing') return 'already-gone';

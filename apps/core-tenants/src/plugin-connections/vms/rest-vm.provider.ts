@@ -1,4 +1,4 @@
-import { currentRequestId, REQUEST_ID_HEADER } from '@platform/observability';
+import { currentRequestID, REQUEST_ID_HEADER } from '@platform/observability';
 import { VmProvider, VmProviderError } from './vm.provider';
 
 export interface RestVmSettings {
@@ -34,20 +34,20 @@ export class RestVmProvider extends VmProvider {
     return body.id;
   }
 
-  async deleteVm(vmId: string): Promise<void> {
-    const response = await this.call('DELETE', `/vms/${encodeURIComponent(vmId)}`);
+  async deleteVm(vmID: string): Promise<void> {
+    const response = await this.call('DELETE', `/vms/${encodeURIComponent(vmID)}`);
     if (response.status === 404 || response.ok) return;
     throw new VmProviderError(`deleting the VM answered ${response.status}`);
   }
 
   private async call(method: string, path: string, body?: object, extraHeaders: Record<string, string> = {}): Promise<Response> {
-    const requestId = currentRequestId();
+    const requestID = currentRequestID();
     try {
       const response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.settings.token}`,
-          ...(requestId ? { [REQUEST_ID_HEADER]: requestId } : {}),
+          ...(requestID ? { [REQUEST_ID_HEADER]: requestID } : {}),
           ...(body ? { 'content-type': 'application/json' } : {}),
           ...extraHeaders,
         },

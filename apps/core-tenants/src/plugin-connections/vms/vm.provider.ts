@@ -4,7 +4,7 @@ export abstract class VmProvider {
   abstract createVm(input: { image: string; tenantID: string; pluginConnectionID: string; idempotencyKey: string }): Promise<string>;
 
   /** Deletes a VM; one already gone counts as deleted. */
-  abstract deleteVm(vmId: string): Promise<void>;
+  abstract deleteVm(vmID: string): Promise<void>;
 }
 
 export class VmProviderError extends Error {

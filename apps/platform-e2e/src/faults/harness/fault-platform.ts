@@ -170,7 +170,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
     const stubs: ProviderStubs = {
       billing: await new BillingStub().start(),
       vms: await new VmStub().start(),
-      customHostnames: await CustomHostnamesStub.start({ apiToken: CLOUDFLARE_API_TOKEN, zoneId: CLOUDFLARE_ZONE_ID }),
+      customHostnames: await CustomHostnamesStub.start({ apiToken: CLOUDFLARE_API_TOKEN, zoneID: CLOUDFLARE_ZONE_ID }),
       templates: await WhatsAppTemplateStub.start(),
     };
     cleanups.push(() => stubs.billing.stop(), () => stubs.vms.stop(), () => stubs.customHostnames.close(), () => stubs.templates.close());

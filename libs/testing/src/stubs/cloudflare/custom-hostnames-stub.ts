@@ -28,7 +28,7 @@ export interface StubCall {
 export interface CustomHostnamesStubOptions {
   /** The token the stub expects as `Authorization: Bearer`. */
   apiToken: string;
-  zoneId: string;
+  zoneID: string;
   /** Every read of a hostname moves it one stage along the happy path (the sandbox's mode). */
   autoAdvance?: boolean;
   host?: string;
@@ -234,7 +234,7 @@ export class CustomHostnamesStub {
     else if (planned === 'envelope-error') answer = new StubAnswer(200, { success: false, errors: [{ code: 10000, message: 'Temporary failure' }], messages: [], result: null });
     else if (planned === 'malformed') answer = new StubAnswer(200, '<html>bad gateway</html>');
     else if (request.headers.authorization !== `Bearer ${this.options.apiToken}`) answer = failure(403, 10000, 'Authentication error');
-    else if (!route || route.zoneId !== this.options.zoneId) answer = failure(404, 7003, 'Could not route to this path');
+    else if (!route || route.zoneID !== this.options.zoneID) answer = failure(404, 7003, 'Could not route to this path');
     else answer = this.serve(route, url, body, call);
 
     call.status = answer.status;
@@ -243,14 +243,14 @@ export class CustomHostnamesStub {
     response.end(text);
   }
 
-  private route(method: string, pathname: string): { operation: CustomHostnameOperation; zoneId: string; id?: string } | undefined {
+  private route(method: string, pathname: string): { operation: CustomHostnameOperation; zoneID: string; id?: string } | undefined {
     const match = /^\/client\/v4\/zones\/([^/]+)\/custom_hostnames(?:\/([^/]+))?\/?$/.exec(pathname);
     if (!match) return undefined;
-    const [, zoneId, id] = match;
-    if (method === 'POST' && !id) return { operation: 'create', zoneId };
-    if (method === 'GET' && !id) return { operation: 'list', zoneId };
-    if (method === 'GET' && id) return { operation: 'get', zoneId, id: decodeURIComponent(id) };
-    if (method === 'DELETE' && id) return { operation: 'delete', zoneId, id: decodeURIComponent(id) };
+    const [, zoneID, id] = match;
+    if (method === 'POST' && !id) return { operation: 'create', zoneID };
+    if (method === 'GET' && !id) return { operation: 'list', zoneID };
+    if (method === 'GET' && id) return { operation: 'get', zoneID, id: decodeURIComponent(id) };
+    if (method === 'DELETE' && id) return { operation: 'delete', zoneID, id: decodeURIComponent(id) };
     return undefined;
   }
 

@@ -15,7 +15,7 @@ export type WhatsAppStubMode = 'accept' | 'refuse' | 'down' | 'hang' | 'accept-t
 
 export interface StubTemplate {
   id: string;
-  accountId: string;
+  accountID: string;
   name: string;
   language: string;
   category: string;
@@ -112,22 +112,22 @@ export class WhatsAppTemplateStub {
   async sendStatusUpdate(
     webhookUrl: string,
     appSecret: string,
-    update: { templateId: string; event: string; reason?: string; time?: number; accountId?: string; signature?: string },
+    update: { templateID: string; event: string; reason?: string; time?: number; accountID?: string; signature?: string },
   ): Promise<{ status: number; body: unknown }> {
-    const template = this.templates.get(update.templateId);
+    const template = this.templates.get(update.templateID);
     if (template && update.event) template.status = update.event;
     const payload = {
       object: 'whatsapp_business_account',
       entry: [
         {
-          id: update.accountId ?? template?.accountId ?? '0',
+          id: update.accountID ?? template?.accountID ?? '0',
           time: update.time ?? Math.floor(Date.now() / 1000),
           changes: [
             {
               field: 'message_template_status_update',
               value: {
                 event: update.event,
-                message_template_id: Number(update.templateId),
+                message_template_id: Number(update.templateID),
                 message_template_name: template?.name ?? 'unknown',
                 message_template_language: template?.language ?? 'pt_BR',
                 reason: update.reason ?? 'NONE',
@@ -164,20 +164,20 @@ export class WhatsAppTemplateStub {
     const match = /^\/v\d+\.\d+\/([^/]+)\/message_templates$/.exec(url.pathname);
     if (!match) return this.send(response, 404, graphError(803, 'Unknown path components', 0));
     if (!request.headers.authorization?.startsWith('Bearer ')) return this.send(response, 401, graphError(190, 'Invalid OAuth access token.', 0));
-    const accountId = decodeURIComponent(match[1]);
-    if (request.method === 'GET') return this.list(response, accountId, url.searchParams.get('name'));
-    if (request.method === 'POST') return this.create(response, accountId, body);
+    const accountID = decodeURIComponent(match[1]);
+    if (request.method === 'GET') return this.list(response, accountID, url.searchParams.get('name'));
+    if (request.method === 'POST') return this.create(response, accountID, body);
     return this.send(response, 405, graphError(100, 'Unsupported method', 0));
   }
 
-  private list(response: ServerResponse, accountId: string, name: string | null): void {
+  private list(response: ServerResponse, accountID: string, name: string | null): void {
     const data = [...this.templates.values()]
-      .filter((template) => template.accountId === accountId && (name === null || template.name === name))
+      .filter((template) => template.accountID === accountID && (name === null || template.name === name))
       .map(({ id, name: templateName, status, category, language }) => ({ id, name: templateName, status, category, language }));
     this.send(response, 200, { data, paging: {} });
   }
 
-  private create(response: ServerResponse, accountId: string, body: unknown): void {
+  private create(response: ServerResponse, accountID: string, body: unknown): void {
     switch (this.mode) {
       case 'hang':
         return;
@@ -199,7 +199,7 @@ export class WhatsAppTemplateStub {
       return this.send(response, 400, graphError(100, 'Invalid parameter', 2388040, 'A BODY component is required.'));
     }
     const duplicate = [...this.templates.values()].some(
-      (existing) => existing.accountId === accountId && existing.name === template.name && existing.language === template.language,
+      (existing) => existing.accountID === accountID && existing.name === template.name && existing.language === template.language,
     );
     if (duplicate) {
       return this.send(response, 400, graphError(100, 'Invalid parameter', 2388024, 'Content in this language already exists.'));
@@ -207,7 +207,7 @@ export class WhatsAppTemplateStub {
     const id = String(100_000_000_000_000 + randomInt(0, 2 ** 47));
     this.templates.set(id, {
       id,
-      accountId,
+      accountID,
       name: template.name,
       language: template.language,
       category: String(template.category),
