@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsStringOfLength } from '@platform/http-common';
 
 export class SignInBody {
@@ -11,7 +11,8 @@ export class SignInBody {
   password!: string;
 }
 
-export class SignInResult {
+@ApiSchema({ name: 'SignInResult' })
+export class SignInResultDto {
   @ApiProperty({ description: 'Operator JWT for `Authorization: Bearer <token>`' })
   token!: string;
 
@@ -20,6 +21,6 @@ export class SignInResult {
 }
 
 export class SignInResponse {
-  @ApiProperty({ type: SignInResult })
-  data!: SignInResult;
+  @ApiProperty({ type: SignInResultDto })
+  data!: SignInResultDto;
 }

@@ -1,6 +1,7 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-export class OperatorTenant {
+@ApiSchema({ name: 'OperatorTenant' })
+export class OperatorTenantDto {
   @ApiProperty({ format: 'uuid' })
   tenantID!: string;
 
@@ -11,12 +12,14 @@ export class OperatorTenant {
   role!: 'owner' | 'member';
 }
 
-export class OperatorTenantList {
-  @ApiProperty({ type: [OperatorTenant] })
-  data!: OperatorTenant[];
+@ApiSchema({ name: 'OperatorTenantList' })
+export class OperatorTenantListResponse {
+  @ApiProperty({ type: [OperatorTenantDto] })
+  data!: OperatorTenantDto[];
 }
 
-export class TenantDetails {
+@ApiSchema({ name: 'TenantDetails' })
+export class TenantDetailsDto {
   @ApiProperty({ format: 'uuid' })
   tenantID!: string;
 
@@ -28,6 +31,6 @@ export class TenantDetails {
 }
 
 export class TenantDetailsResponse {
-  @ApiProperty({ type: TenantDetails })
-  data!: TenantDetails;
+  @ApiProperty({ type: TenantDetailsDto })
+  data!: TenantDetailsDto;
 }

@@ -4,7 +4,7 @@ import { Auth, CurrentPrincipal, OperatorPrincipal, Principal } from '@platform/
 import { ApiErrors, TenantParams } from '@platform/http-common';
 import { ListOperatorTenantsUseCase } from './list-operator-tenants.use-case';
 import { ReadTenantUseCase } from './read-tenant.use-case';
-import { OperatorTenantList, TenantDetailsResponse } from './tenant.dto';
+import { OperatorTenantListResponse, TenantDetailsResponse } from './tenant.dto';
 
 @ApiTags('Tenants')
 @Controller()
@@ -18,8 +18,8 @@ export class TenantsController {
   @Get('tenants')
   @Auth('operator')
   @ApiOperation({ operationId: 'listOperatorTenants', summary: 'List the tenants of the operator token', description: 'Each with the operator\'s role in it, by name.' })
-  @ApiOkResponse({ type: OperatorTenantList })
-  async list(@CurrentPrincipal() principal: OperatorPrincipal): Promise<OperatorTenantList> {
+  @ApiOkResponse({ type: OperatorTenantListResponse })
+  async list(@CurrentPrincipal() principal: OperatorPrincipal): Promise<OperatorTenantListResponse> {
     return { data: await this.listTenants.execute({ principal }) };
   }
 

@@ -1,8 +1,8 @@
 import { StoredDomain } from './domains.repository';
-import { HelpdeskDomain } from './domain.dto';
+import { HelpdeskDomainDto } from './domain.dto';
 
 /** A stored domain as the API shows it (docs/helpdesk-domains.md, Data). */
-export function domainView(domain: StoredDomain): HelpdeskDomain {
+export function domainView(domain: StoredDomain): HelpdeskDomainDto {
   return {
     domainHostname: domain.hostname,
     domainProviderID: domain.providerID,

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ListMetaDto, PaginationQuery, TenantParams } from '@platform/http-common';
 import { HOSTNAME_ALLOWED, IsHostname } from './hostname';
 
 export class DomainParams extends TenantParams {
@@ -17,7 +17,8 @@ export class AddDomainBody {
 export class ListDomainsQuery extends PaginationQuery(200) {}
 
 /** A helpdesk domain as the API shows it (docs/helpdesk-domains.md, Data). */
-export class HelpdeskDomain {
+@ApiSchema({ name: 'HelpdeskDomain' })
+export class HelpdeskDomainDto {
   @ApiProperty({ example: 'ajuda.acme-atendimento.com.br', description: 'lower-case ASCII; internationalised labels in punycode' })
   domainHostname!: string;
 
@@ -39,22 +40,24 @@ export class DomainStatusResponse {
   @ApiProperty({ example: 'customers.helpdesk.example', description: 'where the customer points the hostname by CNAME' })
   cnameTarget!: string;
 
-  @ApiProperty({ type: HelpdeskDomain })
-  domain!: HelpdeskDomain;
+  @ApiProperty({ type: HelpdeskDomainDto })
+  domain!: HelpdeskDomainDto;
 
   @ApiProperty({ description: 'pt-BR: what is still missing while pending, or that the domain is active' })
   statusReason!: string;
 }
 
-export class DomainList {
-  @ApiProperty({ type: [HelpdeskDomain] })
-  data!: HelpdeskDomain[];
+@ApiSchema({ name: 'DomainList' })
+export class DomainListResponse {
+  @ApiProperty({ type: [HelpdeskDomainDto] })
+  data!: HelpdeskDomainDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }
 
-export class DomainRemoved {
+@ApiSchema({ name: 'DomainRemoved' })
+export class DomainRemovedResponse {
   @ApiProperty({ enum: [true] })
   deleted!: true;
 

@@ -4,7 +4,7 @@ import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
 import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import { AddDomainUseCase } from './add-domain.use-case';
-import { AddDomainBody, DomainList, DomainParams, DomainRemoved, DomainStatusResponse, ListDomainsQuery } from './domain.dto';
+import { AddDomainBody, DomainListResponse, DomainParams, DomainRemovedResponse, DomainStatusResponse, ListDomainsQuery } from './domain.dto';
 import { normalizeHostname } from './hostname';
 import { ListDomainsUseCase } from './list-domains.use-case';
 import { RefreshDomainUseCase } from './refresh-domain.use-case';
@@ -52,14 +52,14 @@ export class DomainsController {
   @Get()
   @ApiOperation({ operationId: 'listHelpdeskDomains', summary: "List the help center's domains", description: 'By hostname.' })
   @ApiErrors(...ACCESS_ERRORS)
-  @ApiOkResponse({ type: DomainList })
-  @ApiPartialContentResponse({ type: DomainList, description: 'more pages are available' })
+  @ApiOkResponse({ type: DomainListResponse })
+  @ApiPartialContentResponse({ type: DomainListResponse, description: 'more pages are available' })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param() params: TenantParams,
     @Query() query: ListDomainsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<DomainList> {
+  ): Promise<DomainListResponse> {
     const list = await this.listDomains.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query) });
     void reply.status(pageStatus(list.meta));
     return list;
@@ -87,8 +87,8 @@ export class DomainsController {
     description: 'Deletes the custom hostname at the provider, then drops the entry; if the provider fails (502 1122) the entry stays.',
   })
   @ApiErrors(...ACCESS_ERRORS, 'HelpdeskNotFound', 'DomainProvisioning')
-  @ApiOkResponse({ type: DomainRemoved })
-  remove(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainRemoved> {
+  @ApiOkResponse({ type: DomainRemovedResponse })
+  remove(@CurrentPrincipal() principal: Principal, @Param() params: DomainParams): Promise<DomainRemovedResponse> {
     return this.removeDomain.execute({ principal, tenantID: params.tenantID, hostname: normalized(params.domainHostname) });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '@platform/auth';
 import { listMeta, offsetOf, PageRequest } from '@platform/http-common';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
-import { DomainList } from './domain.dto';
+import { DomainListResponse } from './domain.dto';
 import { domainView } from './domain-view';
 import { DomainsRepository } from './domains.repository';
 
@@ -20,7 +20,7 @@ export class ListDomainsUseCase {
     private readonly domains: DomainsRepository,
   ) {}
 
-  async execute({ principal, tenantID, page }: ListDomainsCommand): Promise<DomainList> {
+  async execute({ principal, tenantID, page }: ListDomainsCommand): Promise<DomainListResponse> {
     const scope = await this.access.require(principal, tenantID);
     const totalCount = await this.domains.count(scope);
     const offset = offsetOf(page, totalCount);

@@ -4,7 +4,7 @@ import { Principal } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
-import { DomainRemoved } from './domain.dto';
+import { DomainRemovedResponse } from './domain.dto';
 import { DomainEvents } from './domain-events';
 import { DomainsRepository } from './domains.repository';
 import { HostnameDirectory } from './hostname-directory';
@@ -37,7 +37,7 @@ export class RemoveDomainUseCase {
     private readonly events: DomainEvents,
   ) {}
 
-  async execute({ principal, tenantID, hostname }: RemoveDomainCommand): Promise<DomainRemoved> {
+  async execute({ principal, tenantID, hostname }: RemoveDomainCommand): Promise<DomainRemovedResponse> {
     const scope = await this.access.require(principal, tenantID);
     const domain = await this.domains.byHostname(scope, hostname);
     if (!domain) throw new AppException('HelpdeskNotFound');

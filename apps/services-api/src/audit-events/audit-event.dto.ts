@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { AUDIT_ACTION_NAMES } from '@platform/audit';
 import { AUDIT_ACTOR_KINDS } from '@platform/database';
-import { IsCanonicalUuid, IsDateTimeValue, IsOneOf, ListMeta, PaginationQuery } from '@platform/http-common';
+import { IsCanonicalUuid, IsDateTimeValue, IsOneOf, ListMetaDto, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** Audit events are paged like the other lists, up to 200 a page. */
@@ -76,10 +76,11 @@ export class AuditEventDto {
   occurredAt!: string;
 }
 
-export class AuditEventList {
+@ApiSchema({ name: 'AuditEventList' })
+export class AuditEventListResponse {
   @ApiProperty({ type: [AuditEventDto] })
   data!: AuditEventDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }

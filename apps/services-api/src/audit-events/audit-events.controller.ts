@@ -4,7 +4,7 @@ import type { AuditAction } from '@platform/audit';
 import { Auth, CurrentPrincipal, Principal } from '@platform/auth';
 import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import { AuditEventList, ListAuditEventsQuery } from './audit-event.dto';
+import { AuditEventListResponse, ListAuditEventsQuery } from './audit-event.dto';
 import { ListAuditEventsUseCase } from './list-audit-events.use-case';
 
 @ApiTags('Audit')
@@ -23,14 +23,14 @@ export class AuditEventsController {
       'for the tenant\'s owners. Filter by action, actor and time range; 206 while more pages exist.',
   })
   @ApiErrors('TenantNotFound')
-  @ApiOkResponse({ type: AuditEventList })
-  @ApiPartialContentResponse({ type: AuditEventList, description: 'More pages exist' })
+  @ApiOkResponse({ type: AuditEventListResponse })
+  @ApiPartialContentResponse({ type: AuditEventListResponse, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param() params: TenantParams,
     @Query() query: ListAuditEventsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<AuditEventList> {
+  ): Promise<AuditEventListResponse> {
     const page = await this.listEvents.execute({
       principal,
       tenantID: params.tenantID,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditAction, AuditEventFilter, AuditEventsRepository, StoredAuditEvent } from '@platform/audit';
 import { Principal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { ListMeta, listMeta, offsetOf, PageRequest } from '@platform/http-common';
+import { ListMetaDto, listMeta, offsetOf, PageRequest } from '@platform/http-common';
 import type { AuditEventDto } from './audit-event.dto';
 
 export interface ListAuditEventsCommand {
@@ -18,7 +18,7 @@ export interface ListAuditEventsCommand {
 
 export interface AuditEventPage {
   data: AuditEventDto[];
-  meta: ListMeta;
+  meta: ListMetaDto;
 }
 
 function toDto(row: StoredAuditEvent): AuditEventDto {

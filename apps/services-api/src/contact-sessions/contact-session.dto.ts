@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { PaginationQuery, SessionListMeta, TenantParamsWith } from '@platform/http-common';
+import { PaginationQuery, SessionListMetaDto, TenantParamsWith } from '@platform/http-common';
 
 /** The schema that admits null and nothing else, in OpenAPI 3.0 (which has no `type: null`). */
 const NULL_ONLY: SchemaObject = { type: 'object', nullable: true, enum: [null] };
@@ -52,5 +52,5 @@ export class SessionDto {
 
 export class ContactSessionsResponse {
   @ApiProperty({ type: [SessionDto] }) data!: SessionDto[];
-  @ApiProperty({ type: SessionListMeta }) meta!: SessionListMeta;
+  @ApiProperty({ type: SessionListMetaDto }) meta!: SessionListMetaDto;
 }

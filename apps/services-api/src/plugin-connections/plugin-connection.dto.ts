@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsCanonicalUuid, TenantParamsWith } from '@platform/http-common';
 
 export class PluginConnectionParams extends TenantParamsWith('pluginConnectionID') {}
@@ -9,7 +9,8 @@ export class InstallPluginBody {
   pluginID!: string;
 }
 
-export class InstalledPluginConnection {
+@ApiSchema({ name: 'InstalledPluginConnection' })
+export class InstalledPluginConnectionDto {
   @ApiProperty({ format: 'uuid' })
   pluginConnectionID!: string;
 
@@ -24,16 +25,17 @@ export class InstalledPluginConnection {
 }
 
 export class InstalledPluginConnectionResponse {
-  @ApiProperty({ type: InstalledPluginConnection })
-  data!: InstalledPluginConnection;
+  @ApiProperty({ type: InstalledPluginConnectionDto })
+  data!: InstalledPluginConnectionDto;
 }
 
-export class DeletedPluginConnection {
+@ApiSchema({ name: 'DeletedPluginConnection' })
+export class DeletedPluginConnectionDto {
   @ApiProperty({ enum: [true] })
   deleted!: true;
 }
 
 export class DeletedPluginConnectionResponse {
-  @ApiProperty({ type: DeletedPluginConnection })
-  data!: DeletedPluginConnection;
+  @ApiProperty({ type: DeletedPluginConnectionDto })
+  data!: DeletedPluginConnectionDto;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SHORTCUT_SCOPES, ShortcutScope } from '@platform/database';
-import { IsOneOf, IsStringOfLength, ListMeta, PaginationQuery } from '@platform/http-common';
+import { IsOneOf, IsStringOfLength, ListMetaDto, PaginationQuery } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** docs/sessions-and-shortcuts.md, Operation 7: shortcut search is 1-120 characters; pages hold 1-200 shortcuts. */
@@ -43,5 +43,5 @@ export class ShortcutDto {
 
 export class ShortcutListResponse {
   @ApiProperty({ type: [ShortcutDto] }) data!: ShortcutDto[];
-  @ApiProperty({ type: ListMeta }) meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto }) meta!: ListMetaDto;
 }

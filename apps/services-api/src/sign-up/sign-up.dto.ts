@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsStringOfLength } from '@platform/http-common';
 import { IsOptional, ValidateBy, ValidateIf } from 'class-validator';
 import { IsOperatorEmail } from './email-address';
@@ -16,7 +16,8 @@ export class EmailVerificationBody {
   operatorFirstname!: string;
 }
 
-export class EmailVerificationResult {
+@ApiSchema({ name: 'EmailVerificationResult' })
+export class EmailVerificationResultDto {
   @ApiProperty({ example: 600 })
   expiresInSeconds!: number;
 
@@ -25,8 +26,8 @@ export class EmailVerificationResult {
 }
 
 export class EmailVerificationResponse {
-  @ApiProperty({ type: EmailVerificationResult })
-  data!: EmailVerificationResult;
+  @ApiProperty({ type: EmailVerificationResultDto })
+  data!: EmailVerificationResultDto;
 }
 
 /** Exactly one of emailVerificationCode and invitationToken proves the address. */
@@ -70,7 +71,8 @@ export class SignUpBody {
   invitationToken?: string;
 }
 
-export class SignedUpOperatorResult {
+@ApiSchema({ name: 'SignedUpOperatorResult' })
+export class SignedUpOperatorResultDto {
   @ApiProperty({ format: 'uuid' })
   operatorID!: string;
 
@@ -82,8 +84,8 @@ export class SignedUpOperatorResult {
 }
 
 export class SignUpResponse {
-  @ApiProperty({ type: SignedUpOperatorResult })
-  data!: SignedUpOperatorResult;
+  @ApiProperty({ type: SignedUpOperatorResultDto })
+  data!: SignedUpOperatorResultDto;
 }
 
 export class InvitationBody {
@@ -92,7 +94,8 @@ export class InvitationBody {
   operatorEmail!: string;
 }
 
-export class InvitationResult {
+@ApiSchema({ name: 'InvitationResult' })
+export class InvitationResultDto {
   @ApiProperty({ format: 'uuid' })
   invitationID!: string;
 
@@ -107,8 +110,8 @@ export class InvitationResult {
 }
 
 export class InvitationResponse {
-  @ApiProperty({ type: InvitationResult })
-  data!: InvitationResult;
+  @ApiProperty({ type: InvitationResultDto })
+  data!: InvitationResultDto;
 }
 
 export class AcceptInvitationBody {
@@ -117,7 +120,8 @@ export class AcceptInvitationBody {
   invitationToken!: string;
 }
 
-export class AcceptedInvitation {
+@ApiSchema({ name: 'AcceptedInvitation' })
+export class AcceptedInvitationDto {
   @ApiProperty({ format: 'uuid' })
   tenantID!: string;
 
@@ -126,6 +130,6 @@ export class AcceptedInvitation {
 }
 
 export class AcceptedInvitationResponse {
-  @ApiProperty({ type: AcceptedInvitation })
-  data!: AcceptedInvitation;
+  @ApiProperty({ type: AcceptedInvitationDto })
+  data!: AcceptedInvitationDto;
 }

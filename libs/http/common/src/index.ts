@@ -5,6 +5,7 @@ export { httpSettingsOf } from './http-settings';
 export {
   DEFAULT_PER_PAGE,
   ListMeta,
+  ListMetaDto,
   listMeta,
   MAX_PAGE,
   offsetOf,
@@ -12,7 +13,7 @@ export {
   pageRequestOf,
   pageStatus,
   PaginationQuery,
-  SessionListMeta,
+  SessionListMetaDto,
   sessionListMeta,
 } from './pagination';
 export type { PageQueryFields, PageRequest } from './pagination';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsIntegerInRange } from './validators';
 
@@ -63,7 +63,8 @@ export function pageOffsetOf(request: PageRequest): number | undefined {
  * `meta` of every paged list but contact sessions (docs/http-conventions.md, Paged lists):
  * one class, so every list documents it as the one `ListMeta` component.
  */
-export class ListMeta {
+@ApiSchema({ name: 'ListMeta' })
+export class ListMetaDto {
   @ApiProperty() count!: number;
   @ApiProperty() currentPage!: number;
   @ApiProperty() hasMore!: boolean;
@@ -72,8 +73,17 @@ export class ListMeta {
   @ApiProperty() totalPages!: number;
 }
 
+/**
+ * @deprecated The former name of `ListMetaDto`, still imported by campaign-models
+ * until its restructuring renames it (docs/data-access.md#naming).
+ */
+export const ListMeta = ListMetaDto;
+/** @deprecated The former name of `ListMetaDto`. */
+export type ListMeta = ListMetaDto;
+
 /** `meta` of contact sessions. */
-export class SessionListMeta {
+@ApiSchema({ name: 'SessionListMeta' })
+export class SessionListMetaDto {
   @ApiProperty() currentPage!: number;
   @ApiProperty() hasMore!: boolean;
   @ApiProperty() perPage!: number;
@@ -84,7 +94,7 @@ function hasMoreAfter(request: PageRequest, totalCount: number): boolean {
   return request.page < Math.ceil(totalCount / request.perPage);
 }
 
-export function listMeta(request: PageRequest, totalCount: number, count: number): ListMeta {
+export function listMeta(request: PageRequest, totalCount: number, count: number): ListMetaDto {
   return {
     count,
     currentPage: request.page,
@@ -95,7 +105,7 @@ export function listMeta(request: PageRequest, totalCount: number, count: number
   };
 }
 
-export function sessionListMeta(request: PageRequest, totalCount: number): SessionListMeta {
+export function sessionListMeta(request: PageRequest, totalCount: number): SessionListMetaDto {
   return { currentPage: request.page, hasMore: hasMoreAfter(request, totalCount), perPage: request.perPage, totalCount };
 }
 
