@@ -40,6 +40,19 @@ const unitTestRules = specRules.map((rule) =>
   rule.sourceTag === 'type:app' ? { ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] } : rule,
 );
 
+/** A TenantScope proves an access check passed (docs/data-access.md#tenant-scope). */
+const noTenantScopeCast = {
+  selector: "TSAsExpression > TSTypeReference[typeName.name='TenantScope']",
+  message: 'A TenantScope comes from an access check (TenantAccessService.require) or trustedTenantScope, never from a cast.',
+};
+
+/** A class with OpenAPI properties is a DTO, named by its role (docs/data-access.md#naming). */
+const dtoSuffixByRole = {
+  selector:
+    'ClassDeclaration[id.name!=/(Body|Query|Params|Response|Dto|Data)$/]:has(Decorator[expression.callee.name=/^ApiProperty(Optional)?$/])',
+  message: 'A DTO class ends in its role: Body, Query, Params, Response (the answer a route declares), Dto (an object inside one), or Data (a webhook event\'s data).',
+};
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/tmp/**', '**/coverage/**'] },
   ...nx.configs['flat/base'],
@@ -84,13 +97,7 @@ export default [
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "TSAsExpression > TSTypeReference[typeName.name='TenantScope']",
-          message: 'A TenantScope comes from an access check (TenantAccessService.require) or trustedTenantScope, never from a cast.',
-        },
-      ],
+      'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
       'no-restricted-imports': [
         'error',
         {
@@ -104,6 +111,12 @@ export default [
         },
       ],
     },
+  },
+  {
+    // campaign-models joins the DTO naming rule with its restructuring, which renames its classes.
+    files: ['apps/services-api/src/campaign-models/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    rules: { 'no-restricted-syntax': ['error', noTenantScopeCast] },
   },
   {
     files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
