@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProvisionedHostname } from '../domain-provider/custom-hostname-provider';
+import { ProvisionedHostname } from '../custom-hostnames/custom-hostname.provider';
 import { domainStateOf } from './domain-state';
 
 const TARGET = 'clientes.central-ajuda.com.br';

@@ -1,5 +1,5 @@
 import type { HelpdeskDomainStatus } from '@platform/database';
-import { ProvisionedHostname } from '../domain-provider/custom-hostname-provider';
+import { ProvisionedHostname } from '../custom-hostnames/custom-hostname.provider';
 
 /** Why a domain is (not yet) serving, one entry per text the API can answer. */
 export type PendingReason =

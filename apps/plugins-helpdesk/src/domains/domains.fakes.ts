@@ -2,7 +2,7 @@ import type { SqlRunner } from '@platform/database';
 import { RecordingAuditTrail, RecordingWebhookEvents } from '@platform/testing';
 import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
-import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../domain-provider/custom-hostname-provider';
+import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../custom-hostnames/custom-hostname.provider';
 import type { HelpdeskAccess, HelpdeskRequirement } from '../helpdesk-access/helpdesk-access.service';
 import type { HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainEvents } from './domain-events';

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
-import { CloudflareCustomHostnames, CloudflareSettings } from '../domain-provider/cloudflare-custom-hostnames';
-import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
+import { CloudflareCustomHostnameProvider, CloudflareSettings } from '../custom-hostnames/cloudflare-custom-hostname.provider';
+import { CustomHostnameProvider } from '../custom-hostnames/custom-hostname.provider';
 import { AddDomainUseCase } from './add-domain.use-case';
 import { DomainEvents } from './domain-events';
 import { DomainsController } from './domains.controller';
@@ -26,7 +26,7 @@ export class DomainsModule {
         {
           provide: CustomHostnameProvider,
           useFactory: (metrics: PlatformMetrics) =>
-            measuredProvider('custom-hostnames', new CloudflareCustomHostnames(cloudflare), metrics, { operations: ['register', 'find', 'findByHostname', 'remove'] }),
+            measuredProvider('custom-hostnames', new CloudflareCustomHostnameProvider(cloudflare), metrics, { operations: ['register', 'find', 'findByHostname', 'remove'] }),
           inject: [PlatformMetrics],
         },
         DomainsRepository,

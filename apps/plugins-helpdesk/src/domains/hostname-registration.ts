@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from '@platform/errors';
-import { CustomHostnameProvider, ProvisionedHostname } from '../domain-provider/custom-hostname-provider';
+import { CustomHostnameProvider, ProvisionedHostname } from '../custom-hostnames/custom-hostname.provider';
 
 /**
  * Registers a hostname at the provider, or takes over the provider's record of

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Clock } from '@platform/app-foundation';
 import { trustedTenantScope } from '@platform/auth';
 import { PeriodicSweep } from '@platform/database';
-import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
+import { CustomHostnameProvider } from '../custom-hostnames/custom-hostname.provider';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainEvents } from './domain-events';
 import { DomainsRepository } from './domains.repository';

@@ -3,7 +3,7 @@ import { AuditTrail } from '@platform/audit';
 import { Clock } from '@platform/app-foundation';
 import { Principal } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
+import { CustomHostnameProvider } from '../custom-hostnames/custom-hostname.provider';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { HELPDESK_SETTINGS, HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
 import { DomainStatusResponse } from './domain.dto';

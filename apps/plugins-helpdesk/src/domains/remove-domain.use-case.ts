@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
 import { Principal } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { CustomHostnameProvider } from '../domain-provider/custom-hostname-provider';
+import { CustomHostnameProvider } from '../custom-hostnames/custom-hostname.provider';
 import { HelpdeskAccess } from '../helpdesk-access/helpdesk-access.service';
 import { DomainRemovedResponse } from './domain.dto';
 import { DomainEvents } from './domain-events';

@@ -1,8 +1,8 @@
 import { RetrievalResponse, RetrievalStatus, TraceDetailDto, TraceSourceDto, TraceStepDto } from './processing-traces.dto';
 import { compareText } from './condense-discovery';
 import { combineProcessStatuses } from './process-status';
-import { ProcessStatus, ReadTrace } from './provider/trace-protocol';
-import { SourceFailure, TraceProvider } from './provider/trace-provider.client';
+import { ProcessStatus, ReadTrace } from './trace-provider/trace-protocol';
+import { InstalledTraceProvider, SourceFailure } from './trace-provider/trace.provider';
 
 export interface RequestedTrace {
   source: string;
@@ -92,7 +92,7 @@ function byStart(left: SortableStep, right: SortableStep): number {
 export function composeRetrieval(
   requested: RequestedTrace[],
   outcomes: ReadonlyMap<string, TraceOutcome>,
-  providers: ReadonlyMap<string, TraceProvider>,
+  providers: ReadonlyMap<string, InstalledTraceProvider>,
 ): RetrievalResponse {
   const resolved = requested.map((trace) => {
     const provider = providers.get(trace.source);

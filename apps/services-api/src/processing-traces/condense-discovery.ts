@@ -1,10 +1,10 @@
 import { DiscoveryResponse, TracedMessageDto, TraceSourceDto } from './processing-traces.dto';
 import { combineProcessStatuses } from './process-status';
-import { ListedTrace, SessionTraceList } from './provider/trace-protocol';
-import { SourceFailure, TraceProvider } from './provider/trace-provider.client';
+import { ListedTrace, SessionTraceList } from './trace-provider/trace-protocol';
+import { InstalledTraceProvider, SourceFailure } from './trace-provider/trace.provider';
 
 /** What one provider's list call came to. */
-export type ProviderListing = { provider: TraceProvider } & ({ ok: true; list: SessionTraceList } | { ok: false; failure: SourceFailure });
+export type ProviderListing = { provider: InstalledTraceProvider } & ({ ok: true; list: SessionTraceList } | { ok: false; failure: SourceFailure });
 
 interface SourcedTrace extends ListedTrace {
   source: string;

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
 import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import type { ProcessingTracesRepository } from './processing-traces.repository';
-import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './provider/trace-provider.client';
-import type { ReadTrace, SessionTraceList } from './provider/trace-protocol';
+import { InstalledTraceProvider, TraceCall, TraceProvider, TraceProviderFailure } from './trace-provider/trace.provider';
+import type { ReadTrace, SessionTraceList } from './trace-provider/trace-protocol';
 import type { TraceCredentials } from './trace-credentials';
 import { TraceFanOut } from './trace-fan-out';
 
@@ -13,7 +13,7 @@ const sessionID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 const [first, second, stranger] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '99999999-9999-4999-8999-999999999999'];
 
-const provider = (urn: string): TraceProvider => ({ pluginID: `plugin-${urn}`, urn, name: `Plugin ${urn}`, iconUrl: null, endpointUrl: `https://${urn}.test` });
+const provider = (urn: string): InstalledTraceProvider => ({ pluginID: `plugin-${urn}`, urn, name: `Plugin ${urn}`, iconUrl: null, endpointUrl: `https://${urn}.test` });
 const listed = (messageID: string, traceRef: string, startedAt: string) => ({
   messageID,
   messageFingerprint: '',
@@ -25,11 +25,11 @@ const listed = (messageID: string, traceRef: string, startedAt: string) => ({
 });
 
 /** The trace provider port: each provider's answer, or the failure it meets. */
-class FakeProviders extends TraceProviderClient {
+class FakeProviders extends TraceProvider {
   readonly lists = new Map<string, SessionTraceList | TraceProviderFailure>();
   readonly calls: { urn: string; call: TraceCall }[] = [];
 
-  async list(target: TraceProvider, call: TraceCall): Promise<SessionTraceList> {
+  async list(target: InstalledTraceProvider, call: TraceCall): Promise<SessionTraceList> {
     this.calls.push({ urn: target.urn, call });
     const answer = this.lists.get(target.urn);
     if (!answer || answer instanceof TraceProviderFailure) throw answer ?? new TraceProviderFailure('error', 'no answer');
@@ -41,7 +41,7 @@ class FakeProviders extends TraceProviderClient {
   }
 }
 
-function setUp(options: { installed?: TraceProvider[]; sessionExists?: boolean; refuseAccess?: boolean } = {}) {
+function setUp(options: { installed?: InstalledTraceProvider[]; sessionExists?: boolean; refuseAccess?: boolean } = {}) {
   const installed = options.installed ?? [provider('urn:a'), provider('urn:b')];
   const providers = new FakeProviders();
   const scopes: TenantScope[] = [];

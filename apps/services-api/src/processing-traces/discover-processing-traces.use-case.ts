@@ -4,7 +4,7 @@ import { AppException } from '@platform/errors';
 import { condenseDiscovery, listedMessageIDs, ProviderListing } from './condense-discovery';
 import { DiscoveryResponse } from './processing-traces.dto';
 import { ProcessingTracesRepository } from './processing-traces.repository';
-import { TraceProviderClient } from './provider/trace-provider.client';
+import { TraceProvider } from './trace-provider/trace.provider';
 import { TraceFanOut } from './trace-fan-out';
 
 export interface DiscoverProcessingTracesCommand {
@@ -21,7 +21,7 @@ export class DiscoverProcessingTracesUseCase {
     private readonly access: TenantAccessService,
     private readonly repository: ProcessingTracesRepository,
     private readonly fanOut: TraceFanOut,
-    private readonly providerClient: TraceProviderClient,
+    private readonly providerClient: TraceProvider,
   ) {}
 
   async execute(command: DiscoverProcessingTracesCommand): Promise<DiscoveryResponse> {

@@ -1,4 +1,4 @@
-import { ProcessStatus } from './provider/trace-protocol';
+import { ProcessStatus } from './trace-provider/trace-protocol';
 
 /**
  * Several processings combined into one status: `running` while any still

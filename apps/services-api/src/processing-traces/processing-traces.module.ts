@@ -4,8 +4,8 @@ import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import { DiscoverProcessingTracesUseCase } from './discover-processing-traces.use-case';
 import { ProcessingTracesController } from './processing-traces.controller';
 import { ProcessingTracesRepository } from './processing-traces.repository';
-import { HttpTraceProviderClient } from './provider/http-trace-provider.client';
-import { TraceProviderClient } from './provider/trace-provider.client';
+import { HttpTraceProvider } from './trace-provider/http-trace.provider';
+import { TraceProvider } from './trace-provider/trace.provider';
 import { RetrievalCache } from './retrieval-cache';
 import { RetrieveProcessingTracesUseCase } from './retrieve-processing-traces.use-case';
 import { TraceCredentials } from './trace-credentials';
@@ -24,9 +24,9 @@ export class ProcessingTracesModule {
         { provide: TRACE_SETTINGS, useValue: settings },
         { provide: OutboundHttp, useFactory: () => new OutboundHttp(outbound) },
         {
-          provide: TraceProviderClient,
+          provide: TraceProvider,
           useFactory: (metrics: PlatformMetrics, outbound: OutboundHttp) =>
-            measuredProvider('processing-traces', new HttpTraceProviderClient(outbound), metrics, { operations: ['list', 'read'] }),
+            measuredProvider('processing-traces', new HttpTraceProvider(outbound), metrics, { operations: ['list', 'read'] }),
           inject: [PlatformMetrics, OutboundHttp],
         },
         ProcessingTracesRepository,

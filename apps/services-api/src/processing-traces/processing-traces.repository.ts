@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { TraceProvider } from './provider/trace-provider.client';
+import { InstalledTraceProvider } from './trace-provider/trace.provider';
 
 const SESSION_EXISTS = sql<{ '?column?': number }, [sessionID: string, tenantID: string]>('SELECT 1 FROM sessions WHERE id = $1 AND tenant_id = $2');
 
@@ -35,7 +35,7 @@ export class ProcessingTracesRepository {
    * connection on the tenant (plugin_connections_live_tenant_plugin_key),
    * ordered by URN, the `source` of their traces.
    */
-  async providersOf(scope: TenantScope): Promise<TraceProvider[]> {
+  async providersOf(scope: TenantScope): Promise<InstalledTraceProvider[]> {
     const found = await rows(this.dataSource, PROVIDERS, [scope.tenantID]);
     return found.map((row) => ({ pluginID: row.id, urn: row.urn, name: row.name, iconUrl: row.icon_url, endpointUrl: row.trace_endpoint_url }));
   }

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
 import type { TraceOutcome } from './compose-retrieval';
 import type { ProcessingTracesRepository } from './processing-traces.repository';
-import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './provider/trace-provider.client';
-import type { ReadTrace, SessionTraceList } from './provider/trace-protocol';
+import { InstalledTraceProvider, TraceCall, TraceProvider, TraceProviderFailure } from './trace-provider/trace.provider';
+import type { ReadTrace, SessionTraceList } from './trace-provider/trace-protocol';
 import { RetrievalCache } from './retrieval-cache';
 import { RetrieveProcessingTracesUseCase } from './retrieve-processing-traces.use-case';
 import type { TraceCredentials } from './trace-credentials';
@@ -14,7 +14,7 @@ const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const sessionID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };
 
-const provider = (urn: string): TraceProvider => ({ pluginID: `plugin-${urn}`, urn, name: `Plugin ${urn}`, iconUrl: null, endpointUrl: `https://${urn}.test` });
+const provider = (urn: string): InstalledTraceProvider => ({ pluginID: `plugin-${urn}`, urn, name: `Plugin ${urn}`, iconUrl: null, endpointUrl: `https://${urn}.test` });
 const readTrace = (traceRef: string, processStatus: 'succeeded' | 'running', startedAt: string): ReadTrace => ({
   traceRef,
   status: 'ready',
@@ -26,7 +26,7 @@ const readTrace = (traceRef: string, processStatus: 'succeeded' | 'running', sta
 });
 
 /** The trace provider port: what each provider reads, or the failure it meets. */
-class FakeProviders extends TraceProviderClient {
+class FakeProviders extends TraceProvider {
   readonly traces = new Map<string, ReadTrace[] | TraceProviderFailure>();
   readonly reads: { urn: string; call: TraceCall; traceRefs: string[] }[] = [];
 
@@ -34,7 +34,7 @@ class FakeProviders extends TraceProviderClient {
     throw new Error('not used');
   }
 
-  async read(target: TraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]> {
+  async read(target: InstalledTraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]> {
     this.reads.push({ urn: target.urn, call, traceRefs });
     const answer = this.traces.get(target.urn) ?? [];
     if (answer instanceof TraceProviderFailure) throw answer;

@@ -4,7 +4,7 @@ import { AppException } from '@platform/errors';
 import { composeRetrieval, distinctTraces, isTerminal, outcomeOf, RequestedTrace, TraceOutcome, traceKey } from './compose-retrieval';
 import { RetrievalResponse } from './processing-traces.dto';
 import { ProcessingTracesRepository } from './processing-traces.repository';
-import { TraceProvider, TraceProviderClient } from './provider/trace-provider.client';
+import { InstalledTraceProvider, TraceProvider } from './trace-provider/trace.provider';
 import { RetrievalCache } from './retrieval-cache';
 import { TraceFanOut } from './trace-fan-out';
 
@@ -27,7 +27,7 @@ export class RetrieveProcessingTracesUseCase {
     private readonly access: TenantAccessService,
     private readonly repository: ProcessingTracesRepository,
     private readonly fanOut: TraceFanOut,
-    private readonly providerClient: TraceProviderClient,
+    private readonly providerClient: TraceProvider,
     private readonly cache: RetrievalCache,
   ) {}
 
@@ -56,7 +56,7 @@ export class RetrieveProcessingTracesUseCase {
     scope: TenantScope,
     sessionID: string,
     requested: RequestedTrace[],
-    providers: ReadonlyMap<string, TraceProvider>,
+    providers: ReadonlyMap<string, InstalledTraceProvider>,
   ): Promise<Map<string, TraceOutcome>> {
     const refsBySource = new Map<string, string[]>();
     for (const trace of requested) {

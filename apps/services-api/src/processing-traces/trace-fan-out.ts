@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { TraceCredentials } from './trace-credentials';
-import { TraceCall, TraceProvider, TraceProviderFailure, SourceFailure } from './provider/trace-provider.client';
+import { InstalledTraceProvider, SourceFailure, TraceCall, TraceProviderFailure } from './trace-provider/trace.provider';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 
-export type FanOutResult<T> = { provider: TraceProvider } & ({ ok: true; value: T } | { ok: false; failure: SourceFailure });
+export type FanOutResult<T> = { provider: InstalledTraceProvider } & ({ ok: true; value: T } | { ok: false; failure: SourceFailure });
 
 /**
  * Calls several providers at once, each under its own time limit, and
@@ -22,8 +22,8 @@ export class TraceFanOut {
   async run<T>(
     tenantID: string,
     sessionID: string,
-    providers: TraceProvider[],
-    call: (provider: TraceProvider, context: TraceCall) => Promise<T>,
+    providers: InstalledTraceProvider[],
+    call: (provider: InstalledTraceProvider, context: TraceCall) => Promise<T>,
   ): Promise<FanOutResult<T>[]> {
     const tokens = await this.credentials.tokensFor(
       tenantID,

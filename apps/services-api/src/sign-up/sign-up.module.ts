@@ -6,7 +6,8 @@ import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import { CompleteSignUpUseCase, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';
 import { EmailDomainCheck } from './email-domain-check';
 import { INVITATION_TTL_MS, InviteOperatorUseCase } from './invite-operator.use-case';
-import { Mailer, SmtpMailer } from './mail/mailer';
+import { MailProvider } from './mail/mail.provider';
+import { SmtpMailProvider } from './mail/smtp-mail.provider';
 import { MAIL_RETRY_POLICY, MailRetryPolicy, SignUpMailQueue } from './mail/sign-up-mail.queue';
 import { SignUpMailSender } from './mail/sign-up-mail.sender';
 import { OperatorTokenClient } from './operator-token.client';
@@ -43,9 +44,9 @@ export class SignUpModule {
         { provide: SignUpKeys, useValue: new SignUpKeys(config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET) },
         { provide: EmailDomainCheck, useValue: domainCheck },
         {
-          provide: Mailer,
+          provide: MailProvider,
           useFactory: (metrics: PlatformMetrics) =>
-            measuredProvider('email', new SmtpMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }), metrics, { operations: ['send'] }),
+            measuredProvider('email', new SmtpMailProvider({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.SMTP_TIMEOUT_MS }), metrics, { operations: ['send'] }),
           inject: [PlatformMetrics],
         },
         { provide: VERIFICATION_IP_LIMIT, useValue: ipLimit },

@@ -3,7 +3,7 @@ import { Clock } from '@platform/app-foundation';
 import { OperatorsClient } from '../operators.client';
 import { SignUpKeys } from '../sign-up-keys';
 import { CODE_VALIDITY_MS, VerificationStore } from '../verification-store';
-import { Mailer } from './mailer';
+import { MailProvider } from './mail.provider';
 import { InvitationMailJob, SignUpMailJob, VerificationMailJob } from './sign-up-mail.job';
 import { renderInvitationMail, renderVerificationMail } from './templates';
 
@@ -13,7 +13,7 @@ export class SignUpMailSender {
   private readonly logger = new Logger(SignUpMailSender.name);
 
   constructor(
-    private readonly mailer: Mailer,
+    private readonly mailer: MailProvider,
     private readonly keys: SignUpKeys,
     private readonly store: VerificationStore,
     private readonly operators: OperatorsClient,

@@ -3,7 +3,7 @@ import { OutboundHttp } from '@platform/http-outbound';
 import type { Response } from 'undici';
 import { InvalidProviderAnswer, parseReadTraces, parseSessionTraceList } from './trace-protocol.parser';
 import { ReadTrace, SessionTraceList } from './trace-protocol';
-import { TraceCall, TraceProvider, TraceProviderClient, TraceProviderFailure } from './trace-provider.client';
+import { InstalledTraceProvider, TraceCall, TraceProvider, TraceProviderFailure } from './trace.provider';
 
 /** Largest answer read from a provider; a longer one is garbage (`invalid_response`). */
 export const MAX_PROVIDER_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -18,24 +18,24 @@ type Exchange = { kind: 'missing' } | { kind: 'answer'; body: unknown };
  * body included; what goes wrong becomes the source status.
  */
 @Injectable()
-export class HttpTraceProviderClient extends TraceProviderClient {
+export class HttpTraceProvider extends TraceProvider {
   constructor(private readonly outbound: OutboundHttp) {
     super();
   }
 
-  async list(provider: TraceProvider, call: TraceCall): Promise<SessionTraceList> {
+  async list(provider: InstalledTraceProvider, call: TraceCall): Promise<SessionTraceList> {
     const answer = await this.exchange(provider, call, 'GET', 'traces');
     if (answer.kind === 'missing') return { messages: [] };
     return this.parse(() => parseSessionTraceList(answer.body));
   }
 
-  async read(provider: TraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]> {
+  async read(provider: InstalledTraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]> {
     const answer = await this.exchange(provider, call, 'POST', 'traces/read', { traceRefs });
     if (answer.kind === 'missing') return traceRefs.map((traceRef) => ({ traceRef, status: 'not_found', steps: [], details: [] }));
     return this.parse(() => parseReadTraces(answer.body));
   }
 
-  private urlOf(provider: TraceProvider, call: TraceCall, path: string): string {
+  private urlOf(provider: InstalledTraceProvider, call: TraceCall, path: string): string {
     const base = provider.endpointUrl.replace(/\/+$/, '');
     return `${base}/tenants/${encodeURIComponent(call.tenantID)}/sessions/${encodeURIComponent(call.sessionID)}/${path}`;
   }
@@ -51,7 +51,7 @@ export class HttpTraceProviderClient extends TraceProviderClient {
 
   /** One request; a 404 is "the provider knows nothing of this session" (protocol), any other non-2xx an error. */
   private async exchange(
-    provider: TraceProvider,
+    provider: InstalledTraceProvider,
     call: TraceCall,
     method: 'GET' | 'POST',
     path: string,

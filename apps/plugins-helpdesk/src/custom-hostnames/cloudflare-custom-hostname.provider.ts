@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import type Cloudflare from 'cloudflare';
-import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from './custom-hostname-provider';
+import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from './custom-hostname.provider';
 
 export interface CloudflareSettings {
   /** Includes `/client/v4`; the SDK appends `/zones/...`. */
@@ -54,8 +54,8 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
  * `maxRetries`. A create retried after a lost answer meets "duplicate", which
  * the caller resolves by looking the hostname up, so retrying it is safe.
  */
-export class CloudflareCustomHostnames extends CustomHostnameProvider {
-  private readonly logger = new Logger(CloudflareCustomHostnames.name);
+export class CloudflareCustomHostnameProvider extends CustomHostnameProvider {
+  private readonly logger = new Logger(CloudflareCustomHostnameProvider.name);
   private sdkClient: Cloudflare | undefined;
 
   constructor(private readonly settings: CloudflareSettings) {

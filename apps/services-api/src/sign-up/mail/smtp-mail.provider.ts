@@ -1,11 +1,6 @@
 import type { Transporter } from 'nodemailer';
+import { MailProvider } from './mail.provider';
 import { RenderedMail } from './templates';
-
-/** The e-mail provider, as sign-up sees it. */
-export abstract class Mailer {
-  abstract send(to: string, mail: RenderedMail): Promise<void>;
-  abstract close(): void;
-}
 
 export interface SmtpSettings {
   url: string;
@@ -14,7 +9,7 @@ export interface SmtpSettings {
 }
 
 /** The real adapter: nodemailer over SMTP (any provider's SMTP URL, or the local sink). */
-export class SmtpMailer extends Mailer {
+export class SmtpMailProvider extends MailProvider {
   /**
    * Made, with nodemailer (about 40 modules), by the first mail: a replica
    * that sends none (the mail worker idle) does not pay for it at start-up.

@@ -1,7 +1,7 @@
 import { ReadTrace, SessionTraceList } from './trace-protocol';
 
 /** A plugin installed on the tenant that declares a processing-trace endpoint. */
-export interface TraceProvider {
+export interface InstalledTraceProvider {
   pluginID: string;
   /** The plugin's URN: the `source` of its traces in operations 9 and 10, and the `aud` of its credential. */
   urn: string;
@@ -37,10 +37,10 @@ export class TraceProviderFailure extends Error {
  * The two calls of the provider protocol. Implementations reject only with
  * TraceProviderFailure; the fan-out turns it into the source's status.
  */
-export abstract class TraceProviderClient {
+export abstract class TraceProvider {
   /** The traced messages of the session at this provider. */
-  abstract list(provider: TraceProvider, call: TraceCall): Promise<SessionTraceList>;
+  abstract list(provider: InstalledTraceProvider, call: TraceCall): Promise<SessionTraceList>;
 
   /** The steps of the given traces; one entry per requested ref (a ref the provider leaves out counts as not found). */
-  abstract read(provider: TraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]>;
+  abstract read(provider: InstalledTraceProvider, call: TraceCall, traceRefs: string[]): Promise<ReadTrace[]>;
 }
