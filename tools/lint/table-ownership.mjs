@@ -65,7 +65,7 @@ export const READ_PATHS = [
   {
     file: 'apps/plugins-helpdesk/src/helpdesk-access/helpdesk-access.repository.ts',
     tables: ['tenants', 'plugin_connections', 'plugins'],
-    reason: "the helpdesk plugin's standing query, one indexed read on every helpdesk request",
+    reason: "the tenant's helpdesk state (the tenant exists, the helpdesk plugin connected), one indexed read on every helpdesk request",
   },
   {
     file: 'apps/services-api/src/processing-traces/processing-traces.repository.ts',

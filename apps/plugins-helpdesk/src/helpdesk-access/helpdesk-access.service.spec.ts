@@ -1,19 +1,19 @@
 import type { Principal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { HelpdeskAccessRepository, Standing } from './helpdesk-access.repository';
+import { HelpdeskAccessRepository, TenantHelpdeskState } from './helpdesk-access.repository';
 import { HelpdeskAccess } from './helpdesk-access.service';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
 const TENANT = '5D1E0F3A-8C2B-4D6E-9F10-112233445566';
 const HELPDESK_PLUGIN = 'a1b2c3d4-0000-4000-8000-000000000001';
 
-/** The tenant's standing, as PostgreSQL would answer it; and what was asked of whom. */
-function setUp(standing: Standing, options: { member?: boolean } = {}) {
+/** The tenant's helpdesk state, as PostgreSQL would answer it; and what was asked of whom. */
+function setUp(state: TenantHelpdeskState, options: { member?: boolean } = {}) {
   const asked: string[] = [];
-  const repository: Pick<HelpdeskAccessRepository, 'pluginIDByUrn' | 'standing'> = {
+  const repository: Pick<HelpdeskAccessRepository, 'pluginIDByUrn' | 'tenantHelpdeskState'> = {
     pluginIDByUrn: async () => HELPDESK_PLUGIN,
-    standing: async () => (asked.push('standing'), standing),
+    tenantHelpdeskState: async () => (asked.push('helpdesk state'), state),
   };
   const tenantAccess: Pick<TenantAccessService, 'check'> = {
     check: async (_principal, _tenantID, requirement) => {
@@ -41,10 +41,10 @@ const otherPlugin: Principal = { kind: 'plugin', pluginID: 'another-plugin' };
 const otherConnection: Principal = { kind: 'pluginConnection', pluginConnectionID: 'c-1', pluginID: 'another-plugin', tenantID: TENANT.toLowerCase() };
 
 describe('HelpdeskAccess', () => {
-  it('grants the scope of the tenant, lower-cased, once the membership and then the standing pass', async () => {
+  it('grants the scope of the tenant, lower-cased, once the membership and then the helpdesk state pass', async () => {
     const { access, asked } = setUp({ exists: true, connected: true });
     expect(await access.require(operator, TENANT)).toEqual({ tenantID: TENANT.toLowerCase() });
-    expect(asked).toEqual(['membership', 'standing']);
+    expect(asked).toEqual(['membership', 'helpdesk state']);
   });
 
   it('refuses 403 1004 a plugin other than the helpdesk plugin, or its connection, before reading anything', async () => {
@@ -55,7 +55,7 @@ describe('HelpdeskAccess', () => {
     }
   });
 
-  it("refuses 403 1004 an operator who is not a member before reading the tenant's standing", async () => {
+  it("refuses 403 1004 an operator who is not a member before reading the tenant's helpdesk state", async () => {
     const { access, asked } = setUp({ exists: true, connected: false }, { member: false });
     expect(await outcomeOf(access.require(operator, TENANT))).toBe('Forbidden');
     expect(asked).toEqual(['membership']);
@@ -67,7 +67,7 @@ describe('HelpdeskAccess', () => {
     await access.require(operator, TENANT, { operatorMustBeOwner: true });
     await access.require(ownConnection, TENANT, { operatorMustBeOwner: true });
     await access.require(operator, TENANT);
-    expect(asked.filter((step) => step !== 'standing')).toEqual(['ownership', 'membership', 'membership']);
+    expect(asked.filter((step) => step !== 'helpdesk state')).toEqual(['ownership', 'membership', 'membership']);
   });
 
   it('refuses 403 1004 for a tenant that does not exist, before 422 1000', async () => {

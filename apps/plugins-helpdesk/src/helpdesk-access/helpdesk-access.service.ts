@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { grantTenantScope, Principal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { recordTenantAccessGranted } from '@platform/observability';
-import { HelpdeskAccessRepository, Standing } from './helpdesk-access.repository';
+import { HelpdeskAccessRepository, TenantHelpdeskState } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
 /** What an operation asks of the caller beyond having business with the tenant. */
@@ -41,10 +41,10 @@ export class HelpdeskAccess {
 
   async require(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<TenantScope> {
     const pluginID = await this.requireCredential(principal, tenantID, requirement);
-    return this.granted(tenantID, await this.repository.standing(tenantID, pluginID));
+    return this.granted(tenantID, await this.repository.tenantHelpdeskState(tenantID, pluginID));
   }
 
-  /** Step 1: who the caller is; answers the helpdesk plugin's id for the standing. */
+  /** Step 1: who the caller is; answers the helpdesk plugin's id for the tenant's helpdesk state. */
   private async requireCredential(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<string | undefined> {
     const pluginID = await this.helpdeskPlugin.id();
     if (principal.kind === 'plugin') {
@@ -59,9 +59,9 @@ export class HelpdeskAccess {
   }
 
   /** Step 2: the tenant exists and has the helpdesk plugin connected; then the grant is recorded on the request (request budgets). */
-  private granted(tenantID: string, standing: Standing): TenantScope {
-    if (!standing.exists) throw new AppException('Forbidden');
-    if (!standing.connected) throw new AppException('TenantNotConnected');
+  private granted(tenantID: string, state: TenantHelpdeskState): TenantScope {
+    if (!state.exists) throw new AppException('Forbidden');
+    if (!state.connected) throw new AppException('TenantNotConnected');
     recordTenantAccessGranted();
     return grantTenantScope(tenantID);
   }
