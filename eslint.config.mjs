@@ -53,6 +53,20 @@ const dtoSuffixByRole = {
   message: 'A DTO class ends in its role: Body, Query, Params, Response (the answer a route declares), Dto (an object inside one), or Data (a webhook event\'s data).',
 };
 
+/** Only access checks grant a TenantScope (docs/data-access.md#tenant-scope). */
+const grantOnlyInAccessChecks = {
+  name: '@platform/auth',
+  importNames: ['grantTenantScope'],
+  message: 'Only access checks grant a TenantScope; take it from TenantAccessService.require, or trustedTenantScope for a message or job.',
+};
+
+/** An app asks another over the transport through a port of its feature (docs/data-access.md#naming). */
+const transportOnlyInClients = {
+  name: '@platform/transport',
+  importNames: ['TransportClient'],
+  message: 'Call another app through a <thing>.client.ts port of the feature that wraps TransportClient.send(Pattern, payload).',
+};
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/tmp/**', '**/coverage/**'] },
   ...nx.configs['flat/base'],
@@ -98,19 +112,19 @@ export default [
     ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
     rules: {
       'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@platform/auth',
-              importNames: ['grantTenantScope'],
-              message: 'Only access checks grant a TenantScope; take it from TenantAccessService.require, or trustedTenantScope for a message or job.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
     },
+  },
+  {
+    // An app's code reaches another app through its *.client.ts ports only.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['apps/platform-e2e/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.client.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks, transportOnlyInClients] }] },
+  },
+  {
+    files: ['apps/plugins-helpdesk/src/helpdesk-access/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [transportOnlyInClients] }] },
   },
   {
     // campaign-models joins the DTO naming rule with its restructuring, which renames its classes.

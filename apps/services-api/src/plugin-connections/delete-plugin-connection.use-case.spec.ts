@@ -8,6 +8,7 @@ import { Observable, of, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
+import { PluginConnectionsClient } from './plugin-connections.client';
 
 const tenantID = '5D1E0F3A-8C2B-4D6E-9F10-112233445566';
 // Canonical, as the request rule (IsCanonicalUuid) hands it on.
@@ -28,7 +29,7 @@ function transportAnswering(answer: () => Observable<unknown>) {
     },
   });
   const metrics = fake<PlatformMetrics>({ transportRequestEnded: () => undefined });
-  return { sent, transport: new TransportClient(client, 1_000, metrics) };
+  return { sent, pluginConnections: new PluginConnectionsClient(new TransportClient(client, 1_000, metrics)) };
 }
 
 function accessGranting(refusal?: 'Forbidden' | 'TenantNotFound') {
@@ -46,9 +47,9 @@ function accessGranting(refusal?: 'Forbidden' | 'TenantNotFound') {
 describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () => {
   it('asks core-tenants to delete the connection of the checked tenant, owners only', async () => {
     const { access, requirements } = accessGranting();
-    const { sent, transport } = transportAnswering(() => of({ deleted: true }));
+    const { sent, pluginConnections } = transportAnswering(() => of({ deleted: true }));
 
-    const reply = await new DeletePluginConnectionUseCase(access, transport).execute({ principal, tenantID, pluginConnectionID });
+    const reply = await new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID });
 
     expect(reply).toEqual({ deleted: true });
     expect(requirements).toEqual([{ ownerOnly: true, tenantNotFoundIs404: true }]);
@@ -58,9 +59,9 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
 
   it('answers 502 5002 when core-tenants reports that the VM provider failed', async () => {
     const { access } = accessGranting();
-    const { transport } = transportAnswering(() => throwError(() => ({ error_code: 5002 })));
+    const { pluginConnections } = transportAnswering(() => throwError(() => ({ error_code: 5002 })));
 
-    await expect(new DeletePluginConnectionUseCase(access, transport).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
+    await expect(new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
       key: 'BadGateway',
       status: 502,
       code: 5002,
@@ -69,9 +70,9 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
 
   it('answers 404 1054 when core-tenants finds no live connection', async () => {
     const { access } = accessGranting();
-    const { transport } = transportAnswering(() => throwError(() => ({ error_code: 1054 })));
+    const { pluginConnections } = transportAnswering(() => throwError(() => ({ error_code: 1054 })));
 
-    await expect(new DeletePluginConnectionUseCase(access, transport).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
+    await expect(new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
       status: 404,
       code: 1054,
     });
@@ -79,9 +80,9 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
 
   it('answers 503 5903 when the transport itself fails', async () => {
     const { access } = accessGranting();
-    const { transport } = transportAnswering(() => throwError(() => new Error('connection lost')));
+    const { pluginConnections } = transportAnswering(() => throwError(() => new Error('connection lost')));
 
-    await expect(new DeletePluginConnectionUseCase(access, transport).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
+    await expect(new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
       status: 503,
       code: 5903,
     });
@@ -89,9 +90,9 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
 
   it('sends nothing when the caller is refused', async () => {
     const { access } = accessGranting('Forbidden');
-    const { sent, transport } = transportAnswering(() => of({ deleted: true }));
+    const { sent, pluginConnections } = transportAnswering(() => of({ deleted: true }));
 
-    await expect(new DeletePluginConnectionUseCase(access, transport).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
+    await expect(new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID })).rejects.toMatchObject({
       status: 403,
       code: 1004,
     });

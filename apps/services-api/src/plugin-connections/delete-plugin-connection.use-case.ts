@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { DeletePluginConnection, DeletePluginConnectionReply } from '@platform/contracts';
-import { TransportClient } from '@platform/transport';
+import type { DeletePluginConnectionReply } from '@platform/contracts';
+import { PluginConnectionsClient } from './plugin-connections.client';
 
 export interface DeletePluginConnectionCommand {
   principal: OperatorPrincipal;
@@ -20,11 +20,11 @@ export interface DeletePluginConnectionCommand {
 export class DeletePluginConnectionUseCase {
   constructor(
     private readonly access: TenantAccessService,
-    private readonly coreTenants: TransportClient,
+    private readonly pluginConnections: PluginConnectionsClient,
   ) {}
 
   async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
-    return this.coreTenants.send(DeletePluginConnection, { tenantID: scope.tenantID, pluginConnectionID: command.pluginConnectionID });
+    return this.pluginConnections.delete({ tenantID: scope.tenantID, pluginConnectionID: command.pluginConnectionID });
   }
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { PluginConnectionsClient } from './plugin-connections.client';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const pluginID = '11111111-0000-4000-8000-000000000001';
@@ -24,7 +25,7 @@ function installing() {
   });
   const metrics = fake<PlatformMetrics>({ transportRequestEnded: () => undefined });
   const access = fake<TenantAccessService>({ require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) });
-  const useCase = new InstallPluginConnectionUseCase(access, new TransportClient(client, 1_000, metrics));
+  const useCase = new InstallPluginConnectionUseCase(access, new PluginConnectionsClient(new TransportClient(client, 1_000, metrics)));
   return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey, idempotency: NO_IDEMPOTENCY_KEY }) };
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { actorOf, OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import { InstallPluginConnection, InstallPluginConnectionReply } from '@platform/contracts';
+import type { InstallPluginConnectionReply } from '@platform/contracts';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
-import { TransportClient } from '@platform/transport';
+import { PluginConnectionsClient } from './plugin-connections.client';
 
 export interface InstallPluginConnectionCommand {
   principal: OperatorPrincipal;
@@ -26,14 +26,14 @@ export interface InstallPluginConnectionCommand {
 export class InstallPluginConnectionUseCase {
   constructor(
     private readonly access: TenantAccessService,
-    private readonly coreTenants: TransportClient,
+    private readonly pluginConnections: PluginConnectionsClient,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     await command.idempotency.claimKey();
     const requestKey = command.idempotencyKey === undefined ? undefined : scopedRequestKey(actorOf(command.principal), command.idempotencyKey);
-    return this.coreTenants.send(InstallPluginConnection, { tenantID: scope.tenantID, pluginID: command.pluginID, requestKey });
+    return this.pluginConnections.install({ tenantID: scope.tenantID, pluginID: command.pluginID, requestKey });
   }
 }
 

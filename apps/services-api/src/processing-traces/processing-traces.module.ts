@@ -9,6 +9,7 @@ import { TraceProvider } from './trace-provider/trace.provider';
 import { RetrievalCache } from './retrieval-cache';
 import { RetrieveProcessingTracesUseCase } from './retrieve-processing-traces.use-case';
 import { TraceCredentials } from './trace-credentials';
+import { TraceTokensClient } from './trace-tokens.client';
 import { TraceFanOut } from './trace-fan-out';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 
@@ -31,6 +32,7 @@ export class ProcessingTracesModule {
         },
         ProcessingTracesRepository,
         TraceCredentials,
+        TraceTokensClient,
         TraceFanOut,
         RetrievalCache,
         DiscoverProcessingTracesUseCase,

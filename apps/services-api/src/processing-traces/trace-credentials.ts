@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IssueTraceTokens, MAX_TRACE_TOKEN_PLUGINS } from '@platform/contracts';
+import { MAX_TRACE_TOKEN_PLUGINS } from '@platform/contracts';
 import { REDIS } from '@platform/redis';
-import { TransportClient } from '@platform/transport';
 import type Redis from 'ioredis';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
+import { TraceTokensClient } from './trace-tokens.client';
 
 const tokenKey = (tenantID: string, sessionID: string, pluginID: string) => `traces:v1:token:${tenantID}:${sessionID}:${pluginID}`;
 
@@ -22,7 +22,7 @@ export class TraceCredentials {
   private readonly logger = new Logger(TraceCredentials.name);
 
   constructor(
-    private readonly transport: TransportClient,
+    private readonly traceTokens: TraceTokensClient,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(TRACE_SETTINGS) private readonly settings: TraceSettings,
   ) {}
@@ -45,7 +45,7 @@ export class TraceCredentials {
     for (let offset = 0; offset < missing.length; offset += MAX_TRACE_TOKEN_PLUGINS) {
       const batch = missing.slice(offset, offset + MAX_TRACE_TOKEN_PLUGINS);
       try {
-        const reply = await this.transport.send(IssueTraceTokens, { tenantID, sessionID, pluginIDs: batch }, this.settings.providerTimeoutMs);
+        const reply = await this.traceTokens.issue({ tenantID, sessionID, pluginIDs: batch }, this.settings.providerTimeoutMs);
         const write = this.redis.multi();
         for (const issued of reply.tokens) {
           tokens.set(issued.pluginID, issued.token);
