@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import type { MemberRole } from '@platform/contracts';
-import type { TenantMember } from './team.dto';
+import type { TenantMemberDto } from './team.dto';
 import { TeamClient } from './team.client';
 
 export interface ChangeMemberRoleCommand {
@@ -26,7 +26,7 @@ export class ChangeMemberRoleUseCase {
     private readonly team: TeamClient,
   ) {}
 
-  async execute(command: ChangeMemberRoleCommand): Promise<TenantMember> {
+  async execute(command: ChangeMemberRoleCommand): Promise<TenantMemberDto> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     const { member } = await this.team.changeRole({ tenantID: scope.tenantID, actorOperatorID: command.principal.operatorID, operatorID: command.operatorID, role: command.role });
     return { ...member, tenantID: scope.tenantID };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal, TenantAccessService } from '@platform/auth';
 import type { MemberRole } from '@platform/contracts';
 import { listMeta, ListMeta, pageOffsetOf, PageRequest } from '@platform/http-common';
-import type { TenantMember } from './team.dto';
+import type { TenantMemberDto } from './team.dto';
 import { TeamClient } from './team.client';
 
 export interface ListMembersCommand {
@@ -13,7 +13,7 @@ export interface ListMembersCommand {
 }
 
 export interface MemberPage {
-  data: TenantMember[];
+  data: TenantMemberDto[];
   meta: ListMeta;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Principal, TenantAccessService } from '@platform/auth';
 import { listMeta, ListMeta, pageOffsetOf, PageRequest } from '@platform/http-common';
-import type { PendingInvitation } from './team.dto';
+import type { PendingInvitationDto } from './team.dto';
 import { TeamClient } from './team.client';
 
 export interface ListPendingInvitationsCommand {
@@ -11,7 +11,7 @@ export interface ListPendingInvitationsCommand {
 }
 
 export interface PendingInvitationPage {
-  data: PendingInvitation[];
+  data: PendingInvitationDto[];
   meta: ListMeta;
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import type { RemovedMember } from './team.dto';
+import type { RemovedMemberDto } from './team.dto';
 import { TeamClient } from './team.client';
 
 export interface RemoveMemberCommand {
@@ -25,7 +25,7 @@ export class RemoveMemberUseCase {
     private readonly team: TeamClient,
   ) {}
 
-  async execute(command: RemoveMemberCommand): Promise<RemovedMember> {
+  async execute(command: RemoveMemberCommand): Promise<RemovedMemberDto> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     await this.team.removeMember({ tenantID: scope.tenantID, actorOperatorID: command.principal.operatorID, operatorID: command.operatorID });
     return { operatorID: command.operatorID, tenantID: scope.tenantID, removed: true };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
-import type { RevokedInvitation } from './team.dto';
+import type { RevokedInvitationDto } from './team.dto';
 import { TeamClient } from './team.client';
 
 export interface RevokeInvitationCommand {
@@ -23,7 +23,7 @@ export class RevokeInvitationUseCase {
     private readonly team: TeamClient,
   ) {}
 
-  async execute(command: RevokeInvitationCommand): Promise<RevokedInvitation> {
+  async execute(command: RevokeInvitationCommand): Promise<RevokedInvitationDto> {
     const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     await this.team.revokeInvitation({ tenantID: scope.tenantID, invitationID: command.invitationID });
     return { invitationID: command.invitationID, tenantID: scope.tenantID, revoked: true };

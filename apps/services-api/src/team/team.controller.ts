@@ -15,10 +15,10 @@ import {
   ListPendingInvitationsQuery,
   MemberParams,
   MemberRoleBody,
-  PendingInvitationList,
+  PendingInvitationListResponse,
   RemovedMemberResponse,
   RevokedInvitationResponse,
-  TenantMemberList,
+  TenantMemberListResponse,
   TenantMemberResponse,
 } from './team.dto';
 
@@ -48,14 +48,14 @@ export class TeamController {
       'filter by role; 206 while more pages exist.',
   })
   @ApiErrors('TenantNotFound', 'InternalServiceTimeout')
-  @ApiOkResponse({ type: TenantMemberList })
-  @ApiPartialContentResponse({ type: TenantMemberList, description: 'More pages exist' })
+  @ApiOkResponse({ type: TenantMemberListResponse })
+  @ApiPartialContentResponse({ type: TenantMemberListResponse, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Query() query: ListMembersQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<TenantMemberList> {
+  ): Promise<TenantMemberListResponse> {
     const page = await this.listing.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query), role: query.role as MemberRole | undefined });
     void reply.status(pageStatus(page.meta));
     return page;
@@ -70,14 +70,14 @@ export class TeamController {
     description: 'Owners only (else 403 1004). Invitations neither accepted, expired nor revoked, newest first; 206 while more pages exist.',
   })
   @ApiErrors('TenantNotFound', 'InternalServiceTimeout')
-  @ApiOkResponse({ type: PendingInvitationList })
-  @ApiPartialContentResponse({ type: PendingInvitationList, description: 'More pages exist' })
+  @ApiOkResponse({ type: PendingInvitationListResponse })
+  @ApiPartialContentResponse({ type: PendingInvitationListResponse, description: 'More pages exist' })
   async listInvitations(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Query() query: ListPendingInvitationsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<PendingInvitationList> {
+  ): Promise<PendingInvitationListResponse> {
     const page = await this.pendingInvitations.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query) });
     void reply.status(pageStatus(page.meta));
     return page;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { MEMBER_ROLES } from '@platform/contracts';
 import { IsOneOf, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
@@ -26,7 +26,8 @@ export class MemberRoleBody {
 }
 
 /** A member of the tenant: the operator, as sign-up names their fields, with their role. */
-export class TenantMember {
+@ApiSchema({ name: 'TenantMember' })
+export class TenantMemberDto {
   @ApiProperty({ format: 'uuid' })
   operatorID!: string;
 
@@ -49,20 +50,22 @@ export class TenantMember {
   joinedAt!: string;
 }
 
-export class TenantMemberList {
-  @ApiProperty({ type: [TenantMember] })
-  data!: TenantMember[];
+@ApiSchema({ name: 'TenantMemberList' })
+export class TenantMemberListResponse {
+  @ApiProperty({ type: [TenantMemberDto] })
+  data!: TenantMemberDto[];
 
   @ApiProperty({ type: ListMeta })
   meta!: ListMeta;
 }
 
 export class TenantMemberResponse {
-  @ApiProperty({ type: TenantMember })
-  data!: TenantMember;
+  @ApiProperty({ type: TenantMemberDto })
+  data!: TenantMemberDto;
 }
 
-export class RemovedMember {
+@ApiSchema({ name: 'RemovedMember' })
+export class RemovedMemberDto {
   @ApiProperty({ format: 'uuid' })
   operatorID!: string;
 
@@ -74,12 +77,13 @@ export class RemovedMember {
 }
 
 export class RemovedMemberResponse {
-  @ApiProperty({ type: RemovedMember })
-  data!: RemovedMember;
+  @ApiProperty({ type: RemovedMemberDto })
+  data!: RemovedMemberDto;
 }
 
 /** An invitation neither accepted, expired nor revoked. */
-export class PendingInvitation {
+@ApiSchema({ name: 'PendingInvitation' })
+export class PendingInvitationDto {
   @ApiProperty({ format: 'uuid' })
   invitationID!: string;
 
@@ -99,15 +103,17 @@ export class PendingInvitation {
   expiresAt!: string;
 }
 
-export class PendingInvitationList {
-  @ApiProperty({ type: [PendingInvitation] })
-  data!: PendingInvitation[];
+@ApiSchema({ name: 'PendingInvitationList' })
+export class PendingInvitationListResponse {
+  @ApiProperty({ type: [PendingInvitationDto] })
+  data!: PendingInvitationDto[];
 
   @ApiProperty({ type: ListMeta })
   meta!: ListMeta;
 }
 
-export class RevokedInvitation {
+@ApiSchema({ name: 'RevokedInvitation' })
+export class RevokedInvitationDto {
   @ApiProperty({ format: 'uuid' })
   invitationID!: string;
 
@@ -119,6 +125,6 @@ export class RevokedInvitation {
 }
 
 export class RevokedInvitationResponse {
-  @ApiProperty({ type: RevokedInvitation })
-  data!: RevokedInvitation;
+  @ApiProperty({ type: RevokedInvitationDto })
+  data!: RevokedInvitationDto;
 }

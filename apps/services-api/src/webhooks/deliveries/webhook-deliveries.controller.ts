@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify';
 import {
   ListWebhookDeliveriesQuery,
   WebhookDeliveryDetailResponse,
-  WebhookDeliveryList,
+  WebhookDeliveryListResponse,
   WebhookDeliveryParams,
   WebhookDeliveryResponse,
   WebhookEndpointParams,
@@ -40,14 +40,14 @@ export class WebhookDeliveriesController {
     description: 'One delivery per event sent to the endpoint, newest first, filtered by status; 206 while more pages exist. Owners only.',
   })
   @ApiErrors('TenantNotFound', 'WebhookEndpointNotFound')
-  @ApiOkResponse({ type: WebhookDeliveryList })
-  @ApiPartialContentResponse({ type: WebhookDeliveryList, description: 'More pages exist' })
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  @ApiPartialContentResponse({ type: WebhookDeliveryListResponse, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param() params: WebhookEndpointParams,
     @Query() query: ListWebhookDeliveriesQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<WebhookDeliveryList> {
+  ): Promise<WebhookDeliveryListResponse> {
     const page = await this.listDeliveries.execute({
       principal,
       tenantID: params.tenantID,

@@ -4,7 +4,7 @@ import type { WebhookDeliveryStatus } from '@platform/database';
 import { AppException } from '@platform/errors';
 import { listMeta, offsetOf, PageRequest } from '@platform/http-common';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import type { WebhookDeliveryDetailDto, WebhookDeliveryList } from './webhook-delivery.dto';
+import type { WebhookDeliveryDetailDto, WebhookDeliveryListResponse } from './webhook-delivery.dto';
 import { attemptView, deliveryView } from './webhook-delivery-views';
 
 export interface EndpointOfTenant {
@@ -42,7 +42,7 @@ export class ListWebhookDeliveriesUseCase {
     private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
-  async execute(command: EndpointOfTenant & { page: PageRequest; status?: WebhookDeliveryStatus }): Promise<WebhookDeliveryList> {
+  async execute(command: EndpointOfTenant & { page: PageRequest; status?: WebhookDeliveryStatus }): Promise<WebhookDeliveryListResponse> {
     await this.endpoints.require(command);
     const totalCount = await this.deliveries.count(command.webhookEndpointID, command.status);
     const offset = offsetOf(command.page, totalCount);

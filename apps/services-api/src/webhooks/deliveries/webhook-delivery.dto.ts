@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { WEBHOOK_DELIVERY_STATUSES } from '@platform/database';
 import { IsOneOf, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '@platform/webhooks';
@@ -73,7 +73,8 @@ export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
   attempts!: WebhookDeliveryAttemptDto[];
 }
 
-export class WebhookDeliveryList {
+@ApiSchema({ name: 'WebhookDeliveryList' })
+export class WebhookDeliveryListResponse {
   @ApiProperty({ type: [WebhookDeliveryDto] })
   data!: WebhookDeliveryDto[];
 

@@ -5,7 +5,7 @@ import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { WebhookSigningSecrets } from '../signing-secrets';
-import type { WebhookEndpointWithSecret } from './webhook-endpoint.dto';
+import type { WebhookEndpointWithSecretDto } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { urlOriginOf, webhookEndpointWithSecret } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -43,7 +43,7 @@ export class CreateWebhookEndpointUseCase {
     @Inject(WEBHOOK_ENDPOINTS_SETTINGS) private readonly settings: WebhookEndpointsSettings,
   ) {}
 
-  async execute(command: CreateWebhookEndpointCommand): Promise<WebhookEndpointWithSecret> {
+  async execute(command: CreateWebhookEndpointCommand): Promise<WebhookEndpointWithSecretDto> {
     const scope = await this.access.require(command.principal, command.tenantID, OWNERS_ONLY);
     await command.idempotency.claimKey();
     refuseUnallowedDestination(command.url, this.settings.destinations);

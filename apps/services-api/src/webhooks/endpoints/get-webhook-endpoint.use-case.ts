@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import type { WebhookEndpoint } from './webhook-endpoint.dto';
+import type { WebhookEndpointDto } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { webhookEndpointView } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -21,7 +21,7 @@ export class GetWebhookEndpointUseCase {
     private readonly endpoints: WebhookEndpointsRepository,
   ) {}
 
-  async execute({ principal, tenantID, webhookEndpointID }: GetWebhookEndpointCommand): Promise<WebhookEndpoint> {
+  async execute({ principal, tenantID, webhookEndpointID }: GetWebhookEndpointCommand): Promise<WebhookEndpointDto> {
     const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
     const found = await this.endpoints.byID(scope, webhookEndpointID);
     if (!found) throw new AppException('WebhookEndpointNotFound');

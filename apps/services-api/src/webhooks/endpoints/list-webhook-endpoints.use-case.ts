@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { listMeta, offsetOf, PageRequest } from '@platform/http-common';
-import type { WebhookEndpointList } from './webhook-endpoint.dto';
+import type { WebhookEndpointListResponse } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { webhookEndpointView } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -20,7 +20,7 @@ export class ListWebhookEndpointsUseCase {
     private readonly endpoints: WebhookEndpointsRepository,
   ) {}
 
-  async execute({ principal, tenantID, page }: ListWebhookEndpointsCommand): Promise<WebhookEndpointList> {
+  async execute({ principal, tenantID, page }: ListWebhookEndpointsCommand): Promise<WebhookEndpointListResponse> {
     const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
     const totalCount = await this.endpoints.count(scope);
     const offset = offsetOf(page, totalCount);

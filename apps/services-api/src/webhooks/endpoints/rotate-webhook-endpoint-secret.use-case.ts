@@ -5,7 +5,7 @@ import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { WebhookSigningSecrets } from '../signing-secrets';
-import type { WebhookEndpointWithSecret } from './webhook-endpoint.dto';
+import type { WebhookEndpointWithSecretDto } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { webhookEndpointWithSecret } from './webhook-endpoint-view';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -41,7 +41,7 @@ export class RotateWebhookEndpointSecretUseCase {
     @Inject(WEBHOOK_ENDPOINTS_SETTINGS) private readonly settings: WebhookEndpointsSettings,
   ) {}
 
-  async execute({ principal, tenantID, webhookEndpointID, idempotency }: RotateWebhookEndpointSecretCommand): Promise<WebhookEndpointWithSecret> {
+  async execute({ principal, tenantID, webhookEndpointID, idempotency }: RotateWebhookEndpointSecretCommand): Promise<WebhookEndpointWithSecretDto> {
     const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
     await idempotency.claimKey();
     const secret = this.secrets.generate();

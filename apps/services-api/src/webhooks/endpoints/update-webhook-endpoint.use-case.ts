@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import type { WebhookEndpoint } from './webhook-endpoint.dto';
+import type { WebhookEndpointDto } from './webhook-endpoint.dto';
 import { OWNERS_ONLY } from './webhook-endpoint-access';
 import { webhookEndpointView } from './webhook-endpoint-view';
 import { WebhookEndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
@@ -35,7 +35,7 @@ export class UpdateWebhookEndpointUseCase {
     @Inject(WEBHOOK_ENDPOINTS_SETTINGS) private readonly settings: WebhookEndpointsSettings,
   ) {}
 
-  async execute({ principal, tenantID, webhookEndpointID, changes }: UpdateWebhookEndpointCommand): Promise<WebhookEndpoint> {
+  async execute({ principal, tenantID, webhookEndpointID, changes }: UpdateWebhookEndpointCommand): Promise<WebhookEndpointDto> {
     const scope = await this.access.require(principal, tenantID, OWNERS_ONLY);
     if (changes.url !== undefined) refuseUnallowedDestination(changes.url, this.settings.destinations);
     const changed = CHANGEABLE.filter((field) => changes[field] !== undefined);

@@ -1,10 +1,10 @@
-import type { WebhookEndpoint, WebhookEndpointWithSecret } from './webhook-endpoint.dto';
+import type { WebhookEndpointDto, WebhookEndpointWithSecretDto } from './webhook-endpoint.dto';
 import type { StoredWebhookEndpoint } from './webhook-endpoints.repository';
 
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** An endpoint as the API shows it. */
-export function webhookEndpointView(row: StoredWebhookEndpoint): WebhookEndpoint {
+export function webhookEndpointView(row: StoredWebhookEndpoint): WebhookEndpointDto {
   return {
     webhookEndpointID: row.webhookEndpointID,
     url: row.url,
@@ -21,7 +21,7 @@ export function webhookEndpointView(row: StoredWebhookEndpoint): WebhookEndpoint
 }
 
 /** The answer of a creation or a rotation: the only answers that carry the plain secret. */
-export function webhookEndpointWithSecret(row: StoredWebhookEndpoint, secret: string): WebhookEndpointWithSecret {
+export function webhookEndpointWithSecret(row: StoredWebhookEndpoint, secret: string): WebhookEndpointWithSecretDto {
   return { ...webhookEndpointView(row), secret };
 }
 

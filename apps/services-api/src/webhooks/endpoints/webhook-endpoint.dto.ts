@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsStringOfLength, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@platform/webhooks';
 import { IsBoolean, ValidateBy, ValidateIf } from 'class-validator';
@@ -79,7 +79,8 @@ export class UpdateWebhookEndpointBody {
 }
 
 /** A webhook endpoint as the API shows it: never its signing secret, which only its creation and rotations show. */
-export class WebhookEndpoint {
+@ApiSchema({ name: 'WebhookEndpoint' })
+export class WebhookEndpointDto {
   @ApiProperty({ format: 'uuid' })
   webhookEndpointID!: string;
 
@@ -120,7 +121,8 @@ export class WebhookEndpoint {
 }
 
 /** The answer of a creation and of a rotation: the endpoint with its new signing secret, shown this once. */
-export class WebhookEndpointWithSecret extends WebhookEndpoint {
+@ApiSchema({ name: 'WebhookEndpointWithSecret' })
+export class WebhookEndpointWithSecretDto extends WebhookEndpointDto {
   @ApiProperty({
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     description: 'The signing secret (Standard Webhooks form), shown only in this answer: store it now. Only a sealed copy is kept.',
@@ -129,18 +131,19 @@ export class WebhookEndpointWithSecret extends WebhookEndpoint {
 }
 
 export class WebhookEndpointResponse {
-  @ApiProperty({ type: WebhookEndpoint })
-  data!: WebhookEndpoint;
+  @ApiProperty({ type: WebhookEndpointDto })
+  data!: WebhookEndpointDto;
 }
 
 export class WebhookEndpointWithSecretResponse {
-  @ApiProperty({ type: WebhookEndpointWithSecret })
-  data!: WebhookEndpointWithSecret;
+  @ApiProperty({ type: WebhookEndpointWithSecretDto })
+  data!: WebhookEndpointWithSecretDto;
 }
 
-export class WebhookEndpointList {
-  @ApiProperty({ type: [WebhookEndpoint] })
-  data!: WebhookEndpoint[];
+@ApiSchema({ name: 'WebhookEndpointList' })
+export class WebhookEndpointListResponse {
+  @ApiProperty({ type: [WebhookEndpointDto] })
+  data!: WebhookEndpointDto[];
 
   @ApiProperty({ type: ListMeta })
   meta!: ListMeta;

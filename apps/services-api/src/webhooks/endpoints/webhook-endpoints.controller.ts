@@ -15,7 +15,7 @@ import {
   CreateWebhookEndpointBody,
   ListWebhookEndpointsQuery,
   UpdateWebhookEndpointBody,
-  WebhookEndpointList,
+  WebhookEndpointListResponse,
   WebhookEndpointParams,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
@@ -72,14 +72,14 @@ export class WebhookEndpointsController {
     description: `${OWNERS_ONLY_NOTE} Oldest first; 206 while more pages exist. Secrets are never listed.`,
   })
   @ApiErrors('TenantNotFound')
-  @ApiOkResponse({ type: WebhookEndpointList })
-  @ApiPartialContentResponse({ type: WebhookEndpointList, description: 'More pages exist' })
+  @ApiOkResponse({ type: WebhookEndpointListResponse })
+  @ApiPartialContentResponse({ type: WebhookEndpointListResponse, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Query() query: ListWebhookEndpointsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<WebhookEndpointList> {
+  ): Promise<WebhookEndpointListResponse> {
     const list = await this.listEndpoints.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query) });
     void reply.status(pageStatus(list.meta));
     return list;

@@ -5,7 +5,7 @@ import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { fake, FakeTenantAccess, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { WebhookSigningSecrets } from '../signing-secrets';
 import { CreateWebhookEndpointUseCase } from './create-webhook-endpoint.use-case';
-import type { WebhookEndpointWithSecret } from './webhook-endpoint.dto';
+import type { WebhookEndpointWithSecretDto } from './webhook-endpoint.dto';
 import type { NewWebhookEndpoint, StoredWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import type { WebhookEndpointsSettings } from './webhook-endpoints-settings';
 
@@ -119,12 +119,12 @@ export class InMemoryWebhookEndpoints {
 }
 
 /** Endpoints of TENANT_ID at these URLs, made through the create use case; the table's writes are then forgotten. */
-export async function seededEndpoints(table: InMemoryWebhookEndpoints, urls: string[]): Promise<WebhookEndpointWithSecret[]> {
+export async function seededEndpoints(table: InMemoryWebhookEndpoints, urls: string[]): Promise<WebhookEndpointWithSecretDto[]> {
   const create = new CreateWebhookEndpointUseCase(new FakeTenantAccess().asAccess(), table.asRepository(), signingSecrets(), new RecordingAuditTrail().asTrail(), {
     ...SETTINGS,
     endpointsPerTenant: urls.length,
   });
-  const created: WebhookEndpointWithSecret[] = [];
+  const created: WebhookEndpointWithSecretDto[] = [];
   for (const url of urls) {
     created.push(await create.execute({ principal: OWNER, tenantID: TENANT_ID, url, eventTypes: ['member.removed'], idempotency: NO_IDEMPOTENCY_KEY }));
   }
