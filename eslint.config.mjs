@@ -126,13 +126,6 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: [transportOnlyInClients] }] },
   },
   {
-    // campaign-models' answer classes (CampaignModelView, ModelVariableView, CampaignModelList) are
-    // renamed to the DTO rule by the change that next reworks them; the rest of the rules hold there.
-    files: ['apps/services-api/src/campaign-models/**/*.ts'],
-    ignores: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
-    rules: { 'no-restricted-syntax': ['error', noTenantScopeCast] },
-  },
-  {
     files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
     ignores: ['apps/platform-e2e/**'],
     rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },

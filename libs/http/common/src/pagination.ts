@@ -74,8 +74,8 @@ export class ListMetaDto {
 }
 
 /**
- * @deprecated The former name of `ListMetaDto`, still imported by campaign-models
- * until its restructuring renames it (docs/data-access.md#naming).
+ * @deprecated The former name of `ListMetaDto`, still imported by the team and
+ * webhook lists until they name it `ListMetaDto` (docs/data-access.md#naming).
  */
 export const ListMeta = ListMetaDto;
 /** @deprecated The former name of `ListMetaDto`. */

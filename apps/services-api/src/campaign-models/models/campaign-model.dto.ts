@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { CAMPAIGN_MODEL_STATUSES, MESSAGING_CHANNELS } from '@platform/database';
-import { IsCanonicalUuid, IsOneOf, IsStringOfLength, IsUuidValue, ListMeta, PaginationQuery, TenantParams } from '@platform/http-common';
+import { IsCanonicalUuid, IsOneOf, IsStringOfLength, IsUuidValue, ListMetaDto, PaginationQuery, TenantParams } from '@platform/http-common';
 import { Type } from 'class-transformer';
 import { IsOptional, ValidateNested } from 'class-validator';
 import { CampaignModelSlotsDto } from './campaign-model-slots.dto';
@@ -116,7 +116,8 @@ export class ListCampaignModelsQuery extends PaginationQuery(200) {
   filters?: string;
 }
 
-export class ModelVariableView {
+@ApiSchema({ name: 'ModelVariableView' })
+export class ModelVariableDto {
   @ApiProperty() key!: string;
   @ApiProperty() fallback!: string;
   @ApiProperty() required!: boolean;
@@ -124,7 +125,8 @@ export class ModelVariableView {
 }
 
 /** A campaign model as the API shows it (docs/campaign-models.md, Data). */
-export class CampaignModelView {
+@ApiSchema({ name: 'CampaignModelView' })
+export class CampaignModelDto {
   @ApiProperty({ format: 'uuid' }) campaignModelID!: string;
   @ApiProperty({ format: 'uuid' }) tenantID!: string;
   @ApiProperty({ example: 'whatsapp' }) campaignModelChannel!: string;
@@ -139,7 +141,7 @@ export class CampaignModelView {
   @ApiProperty({ type: 'object', additionalProperties: true }) campaignModelMeta!: Record<string, unknown>;
   @ApiProperty({ type: [String] }) campaignModelTags!: string[];
   @ApiProperty({ type: CampaignModelSlotsDto }) campaignModelSlots!: Record<string, unknown>;
-  @ApiProperty({ type: [ModelVariableView] }) modelVariables!: ModelVariableView[];
+  @ApiProperty({ type: [ModelVariableDto] }) modelVariables!: ModelVariableDto[];
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) approvedAt!: Date | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) evaluatingAt!: Date | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) processingAt!: Date | null;
@@ -154,7 +156,7 @@ export class CampaignModelView {
 }
 
 export class CampaignModelResponse {
-  @ApiProperty({ type: CampaignModelView }) campaignModel!: CampaignModelView;
+  @ApiProperty({ type: CampaignModelDto }) campaignModel!: CampaignModelDto;
 }
 
 export class CampaignModelWithSnippetResponse extends CampaignModelResponse {
@@ -162,7 +164,8 @@ export class CampaignModelWithSnippetResponse extends CampaignModelResponse {
   campaignReqSnippet!: string;
 }
 
-export class CampaignModelList {
-  @ApiProperty({ type: [CampaignModelView] }) data!: CampaignModelView[];
-  @ApiProperty({ type: ListMeta }) meta!: ListMeta;
+@ApiSchema({ name: 'CampaignModelList' })
+export class CampaignModelListResponse {
+  @ApiProperty({ type: [CampaignModelDto] }) data!: CampaignModelDto[];
+  @ApiProperty({ type: ListMetaDto }) meta!: ListMetaDto;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { rows, Sql, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import type { CampaignModelView, SortField } from './campaign-model.dto';
+import type { CampaignModelDto, SortField } from './campaign-model.dto';
 import type { CampaignModelFilters } from './campaign-model-filters';
 import { VIEW_COLUMNS } from './campaign-models.repository';
 
@@ -20,7 +20,7 @@ const SORT_COLUMNS: Record<SortField, string[]> = {
   campaignModelID: ['id'],
 };
 
-type ListRow = CampaignModelView & { totalCount: string };
+type ListRow = CampaignModelDto & { totalCount: string };
 /** The tenant, the page's offset (a decimal string: pages reach 2^53) and size, then one value per filter. */
 type ListParams = [tenantID: string, offset: string, perPage: number, ...filters: unknown[]];
 
@@ -48,13 +48,13 @@ export class CampaignModelsListRepository {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(scope: TenantScope, request: ListRequest): Promise<{ totalCount: number; data: CampaignModelView[] }> {
+  async list(scope: TenantScope, request: ListRequest): Promise<{ totalCount: number; data: CampaignModelDto[] }> {
     const { statement, parameters } = this.statementOf(scope.tenantID, request);
     const found = await rows(this.dataSource, statement, parameters);
     const totalCount = Number(found[0]?.totalCount ?? 0);
     const data = found
       .filter((row) => row.campaignModelID !== null)
-      .map(({ totalCount: _total, ...model }) => model as CampaignModelView);
+      .map(({ totalCount: _total, ...model }) => model as CampaignModelDto);
     return { totalCount, data };
   }
 

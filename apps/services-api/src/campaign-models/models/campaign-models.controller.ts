@@ -4,7 +4,7 @@ import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
 import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
 import {
-  CampaignModelList,
+  CampaignModelListResponse,
   CampaignModelParams,
   CampaignModelResponse,
   CampaignModelWithSnippetResponse,
@@ -74,14 +74,14 @@ export class CampaignModelsController {
     summary: 'List campaign models',
     description: 'Ordered by sortField then id; 206 while more pages exist.',
   })
-  @ApiOkResponse({ type: CampaignModelList })
-  @ApiPartialContentResponse({ type: CampaignModelList, description: 'More pages exist' })
+  @ApiOkResponse({ type: CampaignModelListResponse })
+  @ApiPartialContentResponse({ type: CampaignModelListResponse, description: 'More pages exist' })
   async list(
     @CurrentPrincipal() principal: OperatorPrincipal,
     @Param() params: TenantParams,
     @Query() query: ListCampaignModelsQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CampaignModelList> {
+  ): Promise<CampaignModelListResponse> {
     const list = await this.listModels.execute({
       principal,
       tenantID: params.tenantID,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { CampaignModelStatus, firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 import { violatedUniqueConstraint } from '@platform/errors';
-import type { CampaignModelView } from './campaign-model.dto';
+import type { CampaignModelDto } from './campaign-model.dto';
 import type { Slots } from './template-content';
 
 /** The API's names for a campaign_models row `m` (docs/campaign-models.md, Data). */
@@ -54,7 +54,7 @@ export interface SubmissionSubject {
 /** The unique index that decides who gets a name (tenant, channel, name). */
 const NAME_INDEX = 'campaign_models_tenant_channel_name_key';
 
-type ViewWithLanguage = CampaignModelView & { language: string };
+type ViewWithLanguage = CampaignModelDto & { language: string };
 
 const CONNECTED_CHANNEL = sql<ConnectedChannel, [channelID: string, tenantID: string]>(
   `SELECT id, channel, account_id AS "accountID", credentials_ref AS "credentialsRef"
@@ -97,7 +97,7 @@ const VIEW = sql<ViewWithLanguage, [campaignModelID: string, tenantID: string]>(
   `SELECT ${VIEW_COLUMNS}, m.language FROM campaign_models m WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL`,
 );
 
-const UPDATE_META_AND_TAGS = sql<CampaignModelView, [campaignModelID: string, tenantID: string, meta: string | null, tags: string[] | null, operatorID: string]>(
+const UPDATE_META_AND_TAGS = sql<CampaignModelDto, [campaignModelID: string, tenantID: string, meta: string | null, tags: string[] | null, operatorID: string]>(
   `UPDATE campaign_models m
           SET meta = COALESCE($3::jsonb, m.meta), tags = COALESCE($4::text[], m.tags), updated_at = now(), updated_by = $5
         WHERE m.id = $1 AND m.tenant_id = $2 AND m.deleted_at IS NULL
@@ -247,7 +247,7 @@ export class CampaignModelsRepository extends TransactionalRepository {
     changes: { meta?: Record<string, unknown>; tags?: string[] },
     operatorID: string,
     runner: SqlRunner = this.dataSource,
-  ): Promise<CampaignModelView | undefined> {
+  ): Promise<CampaignModelDto | undefined> {
     return firstRow(runner, UPDATE_META_AND_TAGS, [
       campaignModelID,
       scope.tenantID,

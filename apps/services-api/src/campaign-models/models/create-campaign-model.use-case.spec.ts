@@ -5,7 +5,7 @@ import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import { fake, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
-import { campaignModelView } from './campaign-model-view.fakes';
+import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
@@ -64,7 +64,7 @@ class FakeModels {
       findView: async (scope: TenantScope, id: string) => {
         const model = this.models.find((stored) => stored.id === id && stored.tenantID === scope.tenantID);
         if (!model) return undefined;
-        const view = campaignModelView({
+        const view = campaignModelDto({
           campaignModelID: model.id,
           tenantID: model.tenantID,
           campaignModelChannelID: model.channelID,

@@ -5,7 +5,7 @@ import type { SqlRunner } from '@platform/database';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { candidateName, firstFreeSuffix, MAX_NAME_LENGTH, MAX_NAME_SUFFIX, normaliseTemplateName } from './campaign-model-name';
-import type { CampaignModelView } from './campaign-model.dto';
+import type { CampaignModelDto } from './campaign-model.dto';
 import { CampaignModelsRepository, NewCampaignModel } from './campaign-models.repository';
 import { TemplateSubmission } from './template-submission';
 import { TemplateSubmissionJobs } from './template-submission.job';
@@ -50,7 +50,7 @@ export class CreateCampaignModelUseCase {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(command: CreateCampaignModelCommand): Promise<CampaignModelView> {
+  async execute(command: CreateCampaignModelCommand): Promise<CampaignModelDto> {
     const { principal } = command;
     const scope = await this.access.require(principal, command.tenantID);
     await command.idempotency.claimKey();

@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
-import { campaignModelView } from './campaign-model-view.fakes';
+import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
 
@@ -11,7 +11,7 @@ const principal: OperatorPrincipal = { kind: 'operator', operatorID: '9c8b7a6d-5
 const modelID = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 /** The model as the API shows it. */
-const view = campaignModelView({
+const view = campaignModelDto({
   campaignModelID: modelID,
   tenantID,
   campaignModelName: 'order_update',

@@ -1,7 +1,7 @@
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
-import { campaignModelView } from './campaign-model-view.fakes';
+import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsListRepository, ListRequest } from './campaign-models-list.repository';
 import { ListCampaignModelsCommand, ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 
@@ -18,7 +18,7 @@ function setUp(total: number, options: { refuseAccess?: boolean } = {}) {
     list: async (scope: TenantScope, request: ListRequest) => {
       requests.push({ scope, request });
       const onPage = Math.max(0, Math.min(request.perPage, total - (request.page - 1) * request.perPage));
-      const data = Array.from({ length: onPage }, (_, index) => campaignModelView({ campaignModelID: `model-${index}`, tenantID }));
+      const data = Array.from({ length: onPage }, (_, index) => campaignModelDto({ campaignModelID: `model-${index}`, tenantID }));
       return { totalCount: total, data };
     },
   });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { listMeta, PageRequest } from '@platform/http-common';
 import { parseCampaignModelFilters } from './campaign-model-filters';
-import type { CampaignModelList, SortField } from './campaign-model.dto';
+import type { CampaignModelListResponse, SortField } from './campaign-model.dto';
 import { CampaignModelsListRepository } from './campaign-models-list.repository';
 
 export interface ListCampaignModelsCommand {
@@ -24,7 +24,7 @@ export class ListCampaignModelsUseCase {
     private readonly lists: CampaignModelsListRepository,
   ) {}
 
-  async execute(command: ListCampaignModelsCommand): Promise<CampaignModelList> {
+  async execute(command: ListCampaignModelsCommand): Promise<CampaignModelListResponse> {
     const scope = await this.access.require(command.principal, command.tenantID);
     const { totalCount, data } = await this.lists.list(scope, {
       ...command.page,

@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess, RecordingAuditTrail, transactionOn } from '@platform/testing';
-import { campaignModelView } from './campaign-model-view.fakes';
+import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { UpdateCampaignModelUseCase } from './update-campaign-model.use-case';
 
@@ -20,7 +20,7 @@ interface Update {
 function setUp(options: { refuseAccess?: boolean } = {}) {
   const updates: Update[] = [];
   const transaction = { query: async () => [] };
-  const model = campaignModelView({ campaignModelID: modelID, tenantID, campaignModelMeta: { a: 1 }, campaignModelTags: ['x'] });
+  const model = campaignModelDto({ campaignModelID: modelID, tenantID, campaignModelMeta: { a: 1 }, campaignModelTags: ['x'] });
   const tenantAccess = new FakeTenantAccess();
   if (options.refuseAccess) tenantAccess.refusal = 'Forbidden';
   const access = tenantAccess.asAccess();

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import type { CampaignModelView } from './campaign-model.dto';
+import type { CampaignModelDto } from './campaign-model.dto';
 import { CampaignModelsRepository } from './campaign-models.repository';
 
 export interface UpdateCampaignModelCommand {
@@ -26,7 +26,7 @@ export class UpdateCampaignModelUseCase {
     private readonly audit: AuditTrail,
   ) {}
 
-  async execute(command: UpdateCampaignModelCommand): Promise<CampaignModelView> {
+  async execute(command: UpdateCampaignModelCommand): Promise<CampaignModelDto> {
     const scope = await this.access.require(command.principal, command.tenantID);
     const changed = [...(command.meta === undefined ? [] : ['campaignModelMeta']), ...(command.tags === undefined ? [] : ['campaignModelTags'])];
     const updated = await this.models.transaction(async (runner) => {

@@ -1,11 +1,11 @@
-import type { CampaignModelView } from './campaign-model.dto';
+import type { CampaignModelDto } from './campaign-model.dto';
 
 /**
  * A complete campaign model as the repositories show it: a WhatsApp
  * utility template awaiting submission, with `overrides`. Specs state only
  * what they look at and still hand the use cases a whole row.
  */
-export function campaignModelView(overrides: Partial<CampaignModelView> = {}): CampaignModelView {
+export function campaignModelDto(overrides: Partial<CampaignModelDto> = {}): CampaignModelDto {
   const createdAt = new Date('2026-01-05T12:00:00.000Z');
   return {
     campaignModelID: '3b241101-e2bb-4255-8caf-4136c566a962',
