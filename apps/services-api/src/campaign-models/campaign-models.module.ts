@@ -6,8 +6,8 @@ import { CampaignModelsRepository } from './models/campaign-models.repository';
 import { CreateCampaignModelUseCase } from './models/create-campaign-model.use-case';
 import { GetCampaignModelUseCase } from './models/get-campaign-model.use-case';
 import { ListCampaignModelsUseCase } from './models/list-campaign-models.use-case';
-import { MESSAGE_TEMPLATE_PROVIDER, SubmissionOutcome } from './models/provider/message-template.provider';
-import { WhatsAppCloudSettings, WhatsAppCloudTemplateProvider } from './models/provider/whatsapp-cloud-template.provider';
+import { MessageTemplateProvider, SubmissionOutcome } from './models/message-templates/message-template.provider';
+import { WhatsAppCloudMessageTemplateProvider, WhatsAppCloudSettings } from './models/message-templates/whatsapp-cloud-message-template.provider';
 import { TemplateSubmission } from './models/template-submission';
 import { SUBMISSION_RETRY, SubmissionRetrySettings, TemplateSubmissionJobs } from './models/template-submission.job';
 import { UpdateCampaignModelUseCase } from './models/update-campaign-model.use-case';
@@ -34,9 +34,9 @@ export class CampaignModelsModule {
       controllers: [CampaignModelsController, TemplateStatusWebhookController],
       providers: [
         {
-          provide: MESSAGE_TEMPLATE_PROVIDER,
+          provide: MessageTemplateProvider,
           useFactory: (metrics: PlatformMetrics) =>
-            measuredProvider('message-templates', new WhatsAppCloudTemplateProvider(settings.provider), metrics, {
+            measuredProvider('message-templates', new WhatsAppCloudMessageTemplateProvider(settings.provider), metrics, {
               operations: ['submit'],
               // The adapter answers an outage as a result, for the submission job to retry.
               failedResult: (_, outcome) => (outcome as SubmissionOutcome).kind === 'unavailable',

@@ -8,7 +8,7 @@ import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
-import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './provider/message-template.provider';
+import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './message-templates/message-template.provider';
 import { TemplateSubmission } from './template-submission';
 import type { TemplateSubmissionJobs } from './template-submission.job';
 

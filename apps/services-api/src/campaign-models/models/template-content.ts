@@ -1,5 +1,5 @@
 import type { CampaignModelSlotsDto, TemplateVariableDto } from './campaign-model-slots.dto';
-import type { ProviderTemplate } from './provider/message-template.provider';
+import type { ProviderTemplate } from './message-templates/message-template.provider';
 
 /** Slots as stored (the validated body, as plain JSON). */
 export type Slots = Pick<CampaignModelSlotsDto, 'body' | 'buttons' | 'footer' | 'header'>;

@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { WebhookEvents } from '@platform/webhooks';
 import { CampaignModelsRepository } from './campaign-models.repository';
 import { modelStatusOfProvider } from './campaign-model-status';
-import { MESSAGE_TEMPLATE_PROVIDER, MessageTemplateProvider } from './provider/message-template.provider';
+import { MessageTemplateProvider } from './message-templates/message-template.provider';
 import { emitStatusChanged } from './status-changed-event';
 import { providerTemplateOf } from './template-content';
 
@@ -22,7 +22,7 @@ export class TemplateSubmission {
 
   constructor(
     private readonly models: CampaignModelsRepository,
-    @Inject(MESSAGE_TEMPLATE_PROVIDER) private readonly provider: MessageTemplateProvider,
+    private readonly provider: MessageTemplateProvider,
     private readonly webhooks: WebhookEvents,
   ) {}
 

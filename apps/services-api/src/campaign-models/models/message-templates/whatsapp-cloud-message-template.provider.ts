@@ -27,10 +27,12 @@ const TRANSIENT_CODES = new Set([1, 2, 4, 17, 32, 190, 613, 80008, 130429, 13100
  * maintained official Node SDK for it, so it speaks HTTP with fetch, with a
  * time limit per call; retries belong to the durable submission job.
  */
-export class WhatsAppCloudTemplateProvider implements MessageTemplateProvider {
+export class WhatsAppCloudMessageTemplateProvider extends MessageTemplateProvider {
   private readonly logger = new Logger('WhatsAppCloud');
 
-  constructor(private readonly settings: WhatsAppCloudSettings) {}
+  constructor(private readonly settings: WhatsAppCloudSettings) {
+    super();
+  }
 
   async submit(account: TemplateAccount, template: ProviderTemplate): Promise<SubmissionOutcome> {
     const created = await this.call('POST', `/${encodeURIComponent(account.accountID)}/message_templates`, template);

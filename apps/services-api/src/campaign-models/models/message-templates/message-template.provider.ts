@@ -1,9 +1,8 @@
 /**
  * The message-template provider as campaign models need it. One real
- * adapter (WhatsAppCloudTemplateProvider) speaks the WhatsApp Business Cloud
- * API; tests run it against the local stub of @platform/testing.
+ * adapter (WhatsAppCloudMessageTemplateProvider) speaks the WhatsApp Business
+ * Cloud API; tests run it against the local stub of @platform/testing.
  */
-export const MESSAGE_TEMPLATE_PROVIDER = Symbol('MESSAGE_TEMPLATE_PROVIDER');
 
 /** The connected channel a template belongs to. */
 export interface TemplateAccount {
@@ -30,6 +29,7 @@ export type SubmissionOutcome =
   /** Down, timed out, throttled or not authorised: worth retrying later. */
   | { kind: 'unavailable'; reason: string };
 
-export interface MessageTemplateProvider {
-  submit(account: TemplateAccount, template: ProviderTemplate): Promise<SubmissionOutcome>;
+/** The port, its own injection token; the WhatsApp Cloud adapter implements it. */
+export abstract class MessageTemplateProvider {
+  abstract submit(account: TemplateAccount, template: ProviderTemplate): Promise<SubmissionOutcome>;
 }
