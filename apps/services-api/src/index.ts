@@ -4,8 +4,8 @@ export { AuditRetention } from './audit-events/audit-retention';
 export { ServicesApiConfig } from './config';
 export { WebhookSigningSecrets } from './webhooks/signing-secrets';
 export { setAsidePgBoss10Schema } from './jobs/pg-boss-10-jobs.repository';
-export { PG_BOSS, registerWorker } from './jobs/pg-boss.provider';
-export type { JobsSettings } from './jobs/pg-boss.provider';
+export { PG_BOSS, registerWorker } from './jobs/pg-boss';
+export type { JobsSettings } from './jobs/pg-boss';
 export { WebhookDeliveryRetention } from './webhooks/deliveries/webhook-delivery-retention';
 export { WebhookDispatcher } from './webhooks/deliveries/webhook-dispatcher';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { boundedRead, PlatformMetrics, PoolCounts } from '@platform/observability';
 import type { PgBoss } from 'pg-boss';
-import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss';
 
 interface QueueReading {
   queue: string;

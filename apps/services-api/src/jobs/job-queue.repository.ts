@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SqlRunner } from '@platform/database';
 import type { Db, JobInsert, PgBoss, SendOptions } from 'pg-boss';
-import { PG_BOSS } from './pg-boss.provider';
+import { PG_BOSS } from './pg-boss';
 
 /**
  * Enqueues jobs inside one of our transactions, so a job exists if and only

@@ -3,7 +3,7 @@ import { PgBoss } from 'pg-boss';
 import { JobQueueMetrics } from './job-queue-metrics';
 import { JobQueueRepository } from './job-queue.repository';
 import { setAsidePgBoss10Schema } from './pg-boss-10-jobs.repository';
-import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss.provider';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss';
 
 /**
  * Durable background work for services-api: one pg-boss instance (jobs kept

@@ -3,7 +3,7 @@ import type { SqlRunner } from '@platform/database';
 import type { PgBoss, Queue } from 'pg-boss';
 import { withPropagatedHeaders, WithHeaders } from '../../jobs/job-headers';
 import { JobQueueRepository } from '../../jobs/job-queue.repository';
-import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../../jobs/pg-boss.provider';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../../jobs/pg-boss';
 import { TemplateSubmission } from './template-submission';
 
 export const TEMPLATE_SUBMISSION_QUEUE = 'campaign-model-submission';

@@ -4,7 +4,7 @@ import type { SqlRunner } from '@platform/database';
 import type { PgBoss } from 'pg-boss';
 import type { WithHeaders } from '../../jobs/job-headers';
 import { JobQueueRepository } from '../../jobs/job-queue.repository';
-import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../../jobs/pg-boss.provider';
+import { JOBS_SETTINGS, JobsSettings, PG_BOSS, registerWorker } from '../../jobs/pg-boss';
 import { WebhookSigningSecrets } from '../signing-secrets';
 import { ClaimedDelivery, QueuedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryMetrics } from './webhook-delivery-metrics';
