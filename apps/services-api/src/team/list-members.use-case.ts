@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Principal, TenantAccessService } from '@platform/auth';
 import type { MemberRole } from '@platform/contracts';
-import { listMeta, ListMeta, pageOffsetOf, PageRequest } from '@platform/http-common';
+import { listMeta, ListMetaDto, pageOffsetOf, PageRequest } from '@platform/http-common';
 import type { TenantMemberDto } from './team.dto';
 import { TeamClient } from './team.client';
 
@@ -14,7 +14,7 @@ export interface ListMembersCommand {
 
 export interface MemberPage {
   data: TenantMemberDto[];
-  meta: ListMeta;
+  meta: ListMetaDto;
 }
 
 /**

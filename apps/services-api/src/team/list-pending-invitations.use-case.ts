@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Principal, TenantAccessService } from '@platform/auth';
-import { listMeta, ListMeta, pageOffsetOf, PageRequest } from '@platform/http-common';
+import { listMeta, ListMetaDto, pageOffsetOf, PageRequest } from '@platform/http-common';
 import type { PendingInvitationDto } from './team.dto';
 import { TeamClient } from './team.client';
 
@@ -12,7 +12,7 @@ export interface ListPendingInvitationsCommand {
 
 export interface PendingInvitationPage {
   data: PendingInvitationDto[];
-  meta: ListMeta;
+  meta: ListMetaDto;
 }
 
 /** The tenant's pending invitations, newest first, for its owners only (403 1004 otherwise, 404 1062 for an unknown tenant). */

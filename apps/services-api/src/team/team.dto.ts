@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { MEMBER_ROLES } from '@platform/contracts';
-import { IsOneOf, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
+import { IsOneOf, ListMetaDto, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
 
 /** Members and pending invitations are paged like the other lists, up to 200 a page. */
@@ -55,8 +55,8 @@ export class TenantMemberListResponse {
   @ApiProperty({ type: [TenantMemberDto] })
   data!: TenantMemberDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }
 
 export class TenantMemberResponse {
@@ -108,8 +108,8 @@ export class PendingInvitationListResponse {
   @ApiProperty({ type: [PendingInvitationDto] })
   data!: PendingInvitationDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }
 
 @ApiSchema({ name: 'RevokedInvitation' })

@@ -4,7 +4,6 @@ export type { CorsPolicy } from './cors';
 export { httpSettingsOf } from './http-settings';
 export {
   DEFAULT_PER_PAGE,
-  ListMeta,
   ListMetaDto,
   listMeta,
   MAX_PAGE,

@@ -73,14 +73,6 @@ export class ListMetaDto {
   @ApiProperty() totalPages!: number;
 }
 
-/**
- * @deprecated The former name of `ListMetaDto`, still imported by the team and
- * webhook lists until they name it `ListMetaDto` (docs/data-access.md#naming).
- */
-export const ListMeta = ListMetaDto;
-/** @deprecated The former name of `ListMetaDto`. */
-export type ListMeta = ListMetaDto;
-
 /** `meta` of contact sessions. */
 @ApiSchema({ name: 'SessionListMeta' })
 export class SessionListMetaDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { WEBHOOK_DELIVERY_STATUSES } from '@platform/database';
-import { IsOneOf, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
+import { IsOneOf, ListMetaDto, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '@platform/webhooks';
 import { IsOptional } from 'class-validator';
 import { IsCanonicalUuid } from '@platform/http-common';
@@ -78,8 +78,8 @@ export class WebhookDeliveryListResponse {
   @ApiProperty({ type: [WebhookDeliveryDto] })
   data!: WebhookDeliveryDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }
 
 export class WebhookDeliveryResponse {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsStringOfLength, ListMeta, PaginationQuery, TenantParamsWith } from '@platform/http-common';
+import { IsStringOfLength, ListMetaDto, PaginationQuery, TenantParamsWith } from '@platform/http-common';
 import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@platform/webhooks';
 import { IsBoolean, ValidateBy, ValidateIf } from 'class-validator';
 import { IsWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from './webhook-url';
@@ -145,6 +145,6 @@ export class WebhookEndpointListResponse {
   @ApiProperty({ type: [WebhookEndpointDto] })
   data!: WebhookEndpointDto[];
 
-  @ApiProperty({ type: ListMeta })
-  meta!: ListMeta;
+  @ApiProperty({ type: ListMetaDto })
+  meta!: ListMetaDto;
 }
