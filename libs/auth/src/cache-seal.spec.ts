@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CacheSeal } from './cache-seal';
 
@@ -30,5 +31,15 @@ describe('CacheSeal', () => {
     const before = new CacheSeal({ current: OLD }).seal('auth:v2:plugin:p', '{"tokenHash":"h"}', now + 60_000);
     expect(new CacheSeal({ current: NEW, previous: OLD }).open('plugin', 'auth:v2:plugin:p', before, now)).toBe('{"tokenHash":"h"}');
     expect(new CacheSeal({ current: NEW }).open('plugin', 'auth:v2:plugin:p', before, now)).toBeUndefined();
+  });
+
+  it('seals the bytes documented for an entry, so entries already in Redis from replicas still running keep opening', () => {
+    const secret = 'clé-secrète-ünïcode-cccccccccccccccccccc';
+    const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`auth:v2:connection:c\n${now + 60_000}\n{"live":true}`).digest('base64url');
+    const written = `${now + 60_000}.${mac}.{"live":true}`;
+    const seal = new CacheSeal({ current: secret });
+    expect(seal.seal('auth:v2:connection:c', '{"live":true}', now + 60_000)).toBe(written);
+    expect(seal.open('connection', 'auth:v2:connection:c', written, now)).toBe('{"live":true}');
+    expect(new CacheSeal({ current: NEW, previous: secret }).open('connection', 'auth:v2:connection:c', written, now)).toBe('{"live":true}');
   });
 });
