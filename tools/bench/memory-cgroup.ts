@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Where the cgroup v1 memory controller is mounted on Linux. */
@@ -55,11 +55,18 @@ export class MemoryCgroup {
 
   /** Removes the cgroup; its processes must have exited. */
   remove(): void {
-    try {
-      rmdirSync(this.path);
-    } catch {
-      // A process still exiting keeps it busy; an empty cgroup left behind costs nothing.
-    }
+    removeDirectory(this.path);
+  }
+
+  /**
+   * Removes the cgroup `name` and the cgroups below it (those of `create('<name>/<app>')`),
+   * deepest first, so a run leaves nothing under the controller; their processes must have exited.
+   */
+  static removeTree(name: string): void {
+    const path = join(MEMORY_CONTROLLER, name);
+    if (!existsSync(path)) return;
+    for (const entry of readdirSync(path, { withFileTypes: true })) if (entry.isDirectory()) MemoryCgroup.removeTree(join(name, entry.name));
+    removeDirectory(path);
   }
 
   private read(file: string): string {
@@ -68,6 +75,15 @@ export class MemoryCgroup {
 
   private write(file: string, value: string): void {
     writeFileSync(join(this.path, file), value);
+  }
+}
+
+/** rmdir of a cgroup (its control files go with it); a process still exiting keeps it busy, and an empty cgroup left behind costs nothing. */
+function removeDirectory(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Busy: left as it is.
   }
 }
 

@@ -43,6 +43,8 @@ const DOMAIN = 'bench-atendimento.com.br';
 const ROWS = 60;
 const SIGN_IN_OPERATORS = 20;
 const TARGETS = { peakShareOfLimit: 0.6, growthOverLastHalf: 0.05 };
+/** The memory cgroup holding one cgroup per app (`/sys/fs/cgroup/memory/platform-bench/<app>`). */
+const BENCH_CGROUP = 'platform-bench';
 
 /** What the app's Deployment says about its container: memory request and limit, and its own environment. */
 interface PodShape {
@@ -134,6 +136,8 @@ export async function memory(context: BenchContext): Promise<void> {
         `${templates.requests.length} template submissions, ${hostnames.calls.length} custom-hostname calls\n`,
     );
   } finally {
+    // The apps' cgroups and their parent: nothing of the run stays under the memory controller.
+    MemoryCgroup.removeTree(BENCH_CGROUP);
     await billing.stop();
     await templates.close();
     await hostnames.close();
@@ -181,6 +185,7 @@ function productionLikeEnvironment(context: BenchContext, ports: PlatformPorts, 
       WHATSAPP_ACCESS_TOKEN: `EAAG${secret()}`,
       WHATSAPP_APP_SECRET: secret(),
       WHATSAPP_WEBHOOK_VERIFY_TOKEN: secret(),
+      WEBHOOK_SECRETS_KEY: secret(),
     },
     'plugins-helpdesk': { ...common },
   };
@@ -237,7 +242,7 @@ async function measureStartups(launches: AppLaunch[], env: Record<PlatformApp, R
   const times = new Map<PlatformApp, Startup[]>(PLATFORM_APPS.map((app) => [app, []]));
   for (const launch of launches) {
     const name = launch.name;
-    const cgroup = MemoryCgroup.create(`platform-bench/${name}`, pods[name].memoryLimitBytes);
+    const cgroup = MemoryCgroup.create(`${BENCH_CGROUP}/${name}`, pods[name].memoryLimitBytes);
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
       const app = await startApp(launch, env[name], pods[name], cgroup, 0, startupProfileFlags(name, run));
       times.get(name)?.push({ wallMs: app.startToReadyMs, cpuMs: app.cpuToReadyMs });
@@ -282,7 +287,7 @@ async function soak(
     await startPlatformApps(
       platformLaunches(ports),
       (launch, index) => {
-        const cgroup = MemoryCgroup.create(`platform-bench/${launch.name}`, limited ? pods[launch.name].memoryLimitBytes : undefined);
+        const cgroup = MemoryCgroup.create(`${BENCH_CGROUP}/${launch.name}`, limited ? pods[launch.name].memoryLimitBytes : undefined);
         return startApp(launch, env[launch.name], pods[launch.name], cgroup, ports.metrics + index, snapshotFlags);
       },
       apps,
