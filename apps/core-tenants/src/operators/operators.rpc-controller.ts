@@ -75,7 +75,7 @@ export class OperatorsRpcController {
       tenantID: canonicalUuid(payload.tenantID),
       email: payload.email,
       tokenHash: payload.tokenHash,
-      invitedBy: payload.invitedBy.toLowerCase(),
+      invitedBy: canonicalUuid(payload.invitedBy),
       expiresAt: new Date(payload.expiresAt),
     });
   }

@@ -253,15 +253,19 @@ describe('webhook deliveries', () => {
     const subject = context.owner.operatorID;
     const eventIDs = [await roleChanged(context.tenantID, subject, 'member'), await roleChanged(context.tenantID, subject, 'owner'), await roleChanged(context.tenantID, subject, 'member')];
 
-    await eventually(() => expect(context.receiver.to(receiverPath).filter((request) => request.answer === 200)).toHaveLength(3), 15_000);
+    const succeeded = () => new Set(context.receiver.to(receiverPath).filter((request) => request.answer === 200).map((request) => request.headers['webhook-id']));
+    await eventually(() => expect(succeeded().size).toBe(3), 15_000);
     const received = context.receiver.to(receiverPath).map((request) => [request.headers['webhook-id'], request.answer]);
-    expect(received).toEqual([
-      [eventIDs[0], 500],
+    // At least once: on a loaded machine an answered attempt can still pass its time limit and be sent again,
+    // so a repeat of the same event right after itself is allowed; an event before the previous one's success is not.
+    const distinct = received.filter(([id, answer], index) => index === 0 || id !== received[index - 1][0] || answer !== received[index - 1][1]);
+    expect(distinct).toEqual([
       [eventIDs[0], 500],
       [eventIDs[0], 200],
       [eventIDs[1], 200],
       [eventIDs[2], 200],
     ]);
+    expect(received.filter(([id, answer]) => id === eventIDs[0] && answer === 500)).toHaveLength(2);
   });
 
   it("goes on delivering other tenants' events while one endpoint hangs", async () => {

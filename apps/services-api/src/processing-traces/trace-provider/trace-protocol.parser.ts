@@ -1,4 +1,4 @@
-import { isUuid } from '@platform/http-common';
+import { canonicalUuid, isUuid } from '@platform/http-common';
 import {
   ListedTrace,
   PROCESS_STATUSES,
@@ -124,7 +124,7 @@ function listedTrace(value: unknown, path: string): ListedTrace {
   const raw = object(value, path);
   if (!isUuid(raw.messageID)) throw new InvalidProviderAnswer(`${path}.messageID`, 'a uuid');
   return {
-    messageID: raw.messageID.toLowerCase(),
+    messageID: canonicalUuid(raw.messageID),
     messageFingerprint: string(raw.messageFingerprint, `${path}.messageFingerprint`),
     traceRef: nonEmptyString(raw.traceRef, `${path}.traceRef`),
     startedAt: dateTime(raw.startedAt, `${path}.startedAt`),

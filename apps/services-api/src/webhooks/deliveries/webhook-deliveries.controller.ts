@@ -11,10 +11,10 @@ import {
   WebhookDeliveryListResponse,
   WebhookDeliveryParams,
   WebhookDeliveryResponse,
-  WebhookEndpointParams,
 } from './webhook-delivery.dto';
 import { ListWebhookDeliveriesUseCase, ReadWebhookDeliveryUseCase } from './webhook-delivery-log.use-cases';
 import { ResendWebhookDeliveryUseCase, SendWebhookTestEventUseCase } from './webhook-delivery-sends.use-cases';
+import { WebhookEndpointParams } from '../webhook-endpoint-params';
 
 /**
  * The delivery log of a tenant's webhook endpoint, re-sending by hand and

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { WEBHOOK_DELIVERY_STATUSES } from '@platform/database';
-import { IsOneOf, ListMetaDto, PaginationQuery, TenantParamsWith } from '@platform/http-common';
+import { IsOneOf, ListMetaDto, PaginationQuery } from '@platform/http-common';
 import { WEBHOOK_EVENT_TYPE_NAMES } from '@platform/webhooks';
 import { IsOptional } from 'class-validator';
 import { IsCanonicalUuid } from '@platform/http-common';
+import { WebhookEndpointParams } from '../webhook-endpoint-params';
 
 export const MAX_WEBHOOK_DELIVERIES_PER_PAGE = 200;
-
-export class WebhookEndpointParams extends TenantParamsWith('webhookEndpointID') {}
 
 export class WebhookDeliveryParams extends WebhookEndpointParams {
   @ApiProperty({ format: 'uuid' })

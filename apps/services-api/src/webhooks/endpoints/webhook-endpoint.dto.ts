@@ -1,12 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsStringOfLength, ListMetaDto, PaginationQuery, TenantParamsWith } from '@platform/http-common';
+import { IsStringOfLength, ListMetaDto, PaginationQuery } from '@platform/http-common';
 import { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES } from '@platform/webhooks';
 import { IsBoolean, ValidateBy, ValidateIf } from 'class-validator';
 import { IsWebhookUrl, MAX_WEBHOOK_URL_LENGTH } from './webhook-url';
 
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 500;
-
-export class WebhookEndpointParams extends TenantParamsWith('webhookEndpointID') {}
 
 export class ListWebhookEndpointsQuery extends PaginationQuery(200) {}
 

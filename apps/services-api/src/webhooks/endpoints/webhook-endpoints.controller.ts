@@ -16,10 +16,10 @@ import {
   ListWebhookEndpointsQuery,
   UpdateWebhookEndpointBody,
   WebhookEndpointListResponse,
-  WebhookEndpointParams,
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
 } from './webhook-endpoint.dto';
+import { WebhookEndpointParams } from '../webhook-endpoint-params';
 
 const OWNERS_ONLY_NOTE = 'Only owners of the tenant (a member gets 403 1004).';
 
