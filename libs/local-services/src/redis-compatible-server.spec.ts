@@ -94,6 +94,22 @@ describe('RedisCompatibleServer', () => {
     expect(received).toEqual(['ns:request hello']);
   });
 
+  it('lists subscribed connections by name and database, and closes one by its id, as Redis does', async () => {
+    const listener = new Redis(server.url(4), { connectionName: 'app:listener', maxRetriesPerRequest: 1, retryStrategy: () => null });
+    clients.push(listener);
+    await listener.subscribe('ns:forgotten');
+    const listed = async (type: string) => String(await redis.call('CLIENT', 'LIST', 'TYPE', type)).trim().split('\n');
+    const lines = (await listed('pubsub')).filter((line) => line.includes(' name=app:listener '));
+    expect(lines).toEqual([expect.stringMatching(/^id=\d+ addr=\S+ name=app:listener db=4 sub=1 psub=0$/)]);
+    expect((await listed('normal')).join('\n')).not.toContain('app:listener');
+    const id = /^id=(\d+)/.exec(lines[0])![1];
+    const closed = new Promise((resolve) => listener.once('end', resolve));
+    expect(await redis.call('CLIENT', 'KILL', 'ID', id)).toBe(1);
+    await closed;
+    expect(await redis.call('CLIENT', 'KILL', 'ID', id)).toBe(0);
+    expect((await listed('pubsub')).join('\n')).not.toContain('app:listener');
+  });
+
   it('refuses a command it does not know, as an error reply', async () => {
     await expect(redis.call('NOSUCHCOMMAND')).rejects.toThrow(/unknown command/);
   });

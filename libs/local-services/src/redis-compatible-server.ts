@@ -7,6 +7,10 @@ import { encodeReply, ErrorReply, Reply, StatusReply } from './resp';
 
 /** What one client connection has chosen: its logical database, its subscriptions, an open MULTI. */
 interface Connection {
+  /** CLIENT ID: unique for the server's life, as in Redis. */
+  id: number;
+  /** CLIENT SETNAME (ioredis's `connectionName`); empty until set. */
+  name: string;
   socket: Socket;
   db: number;
   channels: Set<string>;
@@ -76,6 +80,7 @@ export class RedisCompatibleServer {
   /** Scripts run by EVAL or SCRIPT LOAD, by SHA1, for EVALSHA: as Redis keeps them. */
   private readonly scripts = new Map<string, string>();
   private pending: Promise<unknown> = Promise.resolve();
+  private lastConnectionID = 0;
 
   private constructor(private readonly server: Server) {}
 
@@ -105,7 +110,8 @@ export class RedisCompatibleServer {
   }
 
   private accept(socket: Socket): void {
-    const connection: Connection = { socket, db: 0, channels: new Set(), patterns: new Set() };
+    this.lastConnectionID += 1;
+    const connection: Connection = { id: this.lastConnectionID, name: '', socket, db: 0, channels: new Set(), patterns: new Set() };
     this.connections.add(connection);
     socket.setNoDelay(true);
     const parser = new RedisParser({
@@ -160,6 +166,41 @@ export class RedisCompatibleServer {
     }
   }
 
+  /**
+   * The CLIENT subcommands the apps and the tests use: ID, SETNAME, GETNAME,
+   * LIST (with TYPE pubsub|normal; the fields Redis puts first) and KILL ID,
+   * which closes a connection as Redis does, so a test can cut one.
+   */
+  private client(connection: Connection, [subcommand = '', ...args]: string[]): Reply {
+    switch (subcommand.toUpperCase()) {
+      case 'ID':
+        return connection.id;
+      case 'SETNAME':
+        connection.name = args[0] ?? '';
+        return new StatusReply('OK');
+      case 'GETNAME':
+        return connection.name || null;
+      case 'LIST': {
+        const type = args[0]?.toUpperCase() === 'TYPE' ? args[1]?.toLowerCase() : undefined;
+        const listed = [...this.connections].filter((each) => {
+          const subscribed = each.channels.size + each.patterns.size > 0;
+          return type === undefined || (type === 'pubsub' ? subscribed : type === 'normal' ? !subscribed : false);
+        });
+        return listed
+          .map((each) => `id=${each.id} addr=${each.socket.remoteAddress}:${each.socket.remotePort} name=${each.name} db=${each.db} sub=${each.channels.size} psub=${each.patterns.size}\n`)
+          .join('');
+      }
+      case 'KILL': {
+        if (args[0]?.toUpperCase() !== 'ID') return new ErrorReply('ERR syntax error');
+        const target = [...this.connections].find((each) => each.id === Number(args[1]));
+        target?.socket.destroy();
+        return target ? 1 : 0;
+      }
+      default:
+        return new StatusReply('OK');
+    }
+  }
+
   private async run(connection: Connection, name: string, args: string[]): Promise<Reply> {
     switch (name) {
       case 'PING':
@@ -170,7 +211,7 @@ export class RedisCompatibleServer {
         connection.db = Number(args[0]);
         return new StatusReply('OK');
       case 'CLIENT':
-        return args[0]?.toUpperCase() === 'ID' ? 1 : new StatusReply('OK');
+        return this.client(connection, args);
       case 'INFO':
         return SERVER_INFO;
       case 'WATCH':
