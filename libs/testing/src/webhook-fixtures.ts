@@ -55,11 +55,11 @@ export class WebhookFixtures {
   }
 
   /** Appends an event to the outbox; answers its id (the deliveries' webhook-id). */
-  async event(tenantID: string, event: { type: string; orderingKey?: string | null; data: object }): Promise<string> {
+  async event(tenantID: string, event: { type: string; orderingKey?: string | null; data: object; id?: string; occurredAt?: string }): Promise<string> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `INSERT INTO webhook_events (tenant_id, type, version, ordering_key, data, emitted_by)
-       VALUES ($1, $2, 1, $3, $4::jsonb, 'tests') RETURNING id`,
-      [tenantID, event.type, event.orderingKey ?? null, JSON.stringify(event.data)],
+      `INSERT INTO webhook_events (id, tenant_id, type, version, ordering_key, data, emitted_by, occurred_at)
+       VALUES (COALESCE($5::uuid, gen_random_uuid()), $1, $2, 1, $3, $4::jsonb, 'tests', COALESCE($6::timestamptz, clock_timestamp())) RETURNING id`,
+      [tenantID, event.type, event.orderingKey ?? null, JSON.stringify(event.data), event.id ?? null, event.occurredAt ?? null],
     );
     return rows[0].id;
   }

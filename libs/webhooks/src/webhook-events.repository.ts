@@ -23,6 +23,12 @@ export interface UndispatchedWebhookEvent {
   ordering_key: string | null;
   data: Record<string, unknown>;
   occurred_at: Date;
+  /**
+   * `occurred_at` to the microsecond (ISO 8601, UTC). A Date keeps only
+   * milliseconds, and two events of one subject can occur within one:
+   * deliveries copy this exact instant, which orders them.
+   */
+  occurred_at_exact: string;
   headers: PropagatedHeaders | null;
 }
 
@@ -37,7 +43,8 @@ const APPEND = sql<never, [string, string, number, string | null, string, string
  * subject are created in the order its events occurred.
  */
 const CLAIM_UNDISPATCHED = sql<UndispatchedWebhookEvent, [batch: number]>(
-  `SELECT id, tenant_id, type, version, ordering_key, data, occurred_at, headers
+  `SELECT id, tenant_id, type, version, ordering_key, data, occurred_at,
+          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at_exact, headers
      FROM webhook_events
     WHERE dispatched_at IS NULL
     ORDER BY occurred_at, id

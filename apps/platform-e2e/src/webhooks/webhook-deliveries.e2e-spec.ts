@@ -268,6 +268,20 @@ describe('webhook deliveries', () => {
     expect(received.filter(([id, answer]) => id === eventIDs[0] && answer === 500)).toHaveLength(2);
   });
 
+  it('orders the events of one subject by the exact instant they occurred, also within one millisecond', async () => {
+    const receiverPath = nextPath();
+    await endpointAt(receiverPath, { eventTypes: ['member.roleChanged'] });
+    const subject = `member:${context.owner.operatorID}`;
+    const data = { operatorID: context.owner.operatorID, previousRole: 'member', role: 'owner' };
+    // Microseconds apart, and ids in the opposite order: only the exact instant can order them.
+    const eventIDs = ['ffffffff-0000-4000-8000-000000000001', '88888888-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'];
+    for (const [index, id] of eventIDs.entries()) {
+      await context.webhooks.event(context.tenantID, { type: 'member.roleChanged', orderingKey: subject, data, id, occurredAt: `2026-11-27T03:00:00.12345${index}Z` });
+    }
+    await eventually(() => expect(context.receiver.to(receiverPath).filter((request) => request.answer === 200)).toHaveLength(3), 15_000);
+    expect(context.receiver.to(receiverPath).map((request) => request.headers['webhook-id'])).toEqual(eventIDs);
+  });
+
   it("goes on delivering other tenants' events while one endpoint hangs", async () => {
     const hangingPath = nextPath();
     const healthyPath = nextPath();

@@ -79,9 +79,9 @@ const DISABLE_OVERFULL = sql<{ id: string }, [tenantID: string, type: string, ma
 );
 
 /** One delivery per subscribed enabled endpoint; a fan-out repeated after a crash adds nothing (unique per endpoint and event). */
-const FAN_OUT = sql<QueuedDelivery, [tenantID: string, eventID: string, type: string, orderingKey: string | null, payload: string, occurredAt: Date, headers: string | null]>(
+const FAN_OUT = sql<QueuedDelivery, [tenantID: string, eventID: string, type: string, orderingKey: string | null, payload: string, occurredAt: string, headers: string | null]>(
   `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, event_type, ordering_key, payload, occurred_at, headers, next_attempt_at)
-   SELECT e.tenant_id, e.id, $2, $3, $4, $5::jsonb, $6, $7::jsonb, clock_timestamp()
+   SELECT e.tenant_id, e.id, $2, $3, $4, $5::jsonb, $6::timestamptz, $7::jsonb, clock_timestamp()
      FROM webhook_endpoints e
     WHERE e.tenant_id = $1 AND e.enabled AND $3 = ANY(e.event_types)
    ON CONFLICT ON CONSTRAINT webhook_deliveries_endpoint_event_key DO NOTHING
@@ -232,7 +232,7 @@ export class WebhookDeliveriesRepository extends TransactionalRepository {
 
   async fanOut(
     runner: SqlRunner,
-    event: { tenantID: string; eventID: string; type: string; orderingKey: string | null; payload: object; occurredAt: Date; headers: PropagatedHeaders | null },
+    event: { tenantID: string; eventID: string; type: string; orderingKey: string | null; payload: object; occurredAt: string; headers: PropagatedHeaders | null },
   ): Promise<QueuedDelivery[]> {
     return rows(runner, FAN_OUT, [
       event.tenantID,

@@ -67,7 +67,8 @@ export class WebhookDispatcher extends DueWorkLoop {
             type: event.type,
             orderingKey: event.ordering_key,
             payload: { type: event.type, timestamp: event.occurred_at.toISOString(), data: event.data },
-            occurredAt: event.occurred_at,
+            // The exact instant, not the Date's milliseconds: it orders the deliveries of one subject.
+            occurredAt: event.occurred_at_exact,
             headers: event.headers,
           })),
         );
