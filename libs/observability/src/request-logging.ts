@@ -108,6 +108,7 @@ interface PinoLinePieces {
 }
 
 function linePiecesOf(logger: Logger): PinoLinePieces {
+  // pino keeps these pieces under its exported symbols (pino.symbols), which its Logger type does not declare.
   const fields = logger as unknown as Record<symbol, unknown>;
   const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym } = pino.symbols;
   return {

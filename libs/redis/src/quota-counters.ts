@@ -69,7 +69,8 @@ export class QuotaCounters {
 
   constructor(private readonly redis: Redis) {
     redis.defineCommand(CHARGE_COMMAND, { lua: CHARGE_SCRIPT });
-    const command = (redis as unknown as Record<string, ChargeCommand>)[CHARGE_COMMAND];
+    // defineCommand adds the method at run time; ioredis's types cannot know its name.
+    const command = (redis as Redis & Record<typeof CHARGE_COMMAND, ChargeCommand>)[CHARGE_COMMAND];
     this.chargeCommand = command.bind(redis);
   }
 

@@ -43,7 +43,8 @@ export class RateLimiter {
     private readonly metrics: PlatformMetrics,
   ) {
     redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.hitCommand = (redis as unknown as Record<string, HitCommand>)[HIT_COMMAND].bind(redis);
+    // defineCommand adds the method at run time; ioredis's types cannot know its name.
+    this.hitCommand = (redis as Redis & Record<typeof HIT_COMMAND, HitCommand>)[HIT_COMMAND].bind(redis);
   }
 
   async hit(rule: RateLimitRule, subject: string): Promise<RateLimitVerdict> {
