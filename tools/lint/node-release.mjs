@@ -1,10 +1,11 @@
 // The Node.js release the images run is written once, in .node-version: CI
 // installs that release to run the tests, and the Dockerfile's default base
-// image must name the same one. package.json's `engines.node` is the oldest
-// release local development may use (a ">=major.minor" floor): the images'
-// release must satisfy it, every installed package's own `engines.node` must
-// accept it (the floor is where they all agree), and @types/node follows the
-// floor's major, so the type check refuses an API that release lacks. Fails
+// image must name the same one. package.json's `engines.node` is the releases
+// local development may use (`^X.Y.Z` and `>=X.Y.Z` joined by `||`, what
+// tools/support/supported-node.mjs reads): the images' release must satisfy
+// it, every installed package's own `engines.node` must accept the lowest
+// release of each of its ranges (where they all agree), and @types/node
+// follows the oldest major, so the type check refuses an API it lacks. Fails
 // (exit 1) on any disagreement.
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
@@ -23,17 +24,18 @@ if (image !== release) {
   process.exit(1);
 }
 
-const floor = /^>=(\d+)\.(\d+)$/.exec(manifest.engines?.node ?? '');
-if (!floor) {
-  console.error(`package.json's engines.node must be a floor such as ">=22.12", not "${manifest.engines?.node}"`);
+// "^22.15.0 || ^24.11.0 || >=26.0.0": the only forms tools/support/supported-node.mjs reads.
+const parts = (manifest.engines?.node ?? '').split('||').map((part) => part.trim());
+if (!parts.every((part) => /^(\^|>=)\d+\.\d+\.\d+$/.test(part))) {
+  console.error(`package.json's engines.node must be ^X.Y.Z or >=X.Y.Z ranges joined by ||, such as "^22.15.0 || >=24.11.0", not "${manifest.engines?.node}"`);
   process.exit(1);
 }
-const [major, minor] = release.split('.').map(Number);
-const [floorMajor, floorMinor] = [Number(floor[1]), Number(floor[2])];
-if (major < floorMajor || (major === floorMajor && minor < floorMinor)) {
-  console.error(`.node-version (${release}) is older than the engines floor (${manifest.engines.node})`);
+const lowest = parts.map((part) => part.replace(/^\^|^>=/, ''));
+if (!semver.satisfies(release, manifest.engines.node)) {
+  console.error(`.node-version (${release}) is not a release the engines range (${manifest.engines.node}) accepts`);
   process.exit(1);
 }
+const floorMajor = Math.min(...lowest.map((part) => semver.major(part)));
 const typesMajor = /^(\d+)\./.exec(manifest.devDependencies?.['@types/node'] ?? '')?.[1];
 if (Number(typesMajor) !== floorMajor) {
   console.error(`@types/node is ${manifest.devDependencies?.['@types/node']}, but the engines floor is Node.js ${floorMajor}: keep them on the same major`);
@@ -41,11 +43,13 @@ if (Number(typesMajor) !== floorMajor) {
 }
 
 const lock = JSON.parse(readFileSync(new URL('../../package-lock.json', import.meta.url), 'utf8'));
-const floorRelease = `${floorMajor}.${floorMinor}.0`;
-const refusing = Object.entries(lock.packages)
-  .filter(([path, entry]) => path !== '' && typeof entry.engines?.node === 'string' && !semver.satisfies(floorRelease, entry.engines.node))
-  .map(([path, entry]) => `${path.replace(/^(.*\/)?node_modules\//, '')} (engines.node ${entry.engines.node})`);
+// Each range's lowest release must be one every package accepts: otherwise a range starts too early.
+const refusing = lowest.flatMap((floorRelease) =>
+  Object.entries(lock.packages)
+    .filter(([path, entry]) => path !== '' && typeof entry.engines?.node === 'string' && !semver.satisfies(floorRelease, entry.engines.node))
+    .map(([path, entry]) => `${floorRelease}: ${path.replace(/^(.*\/)?node_modules\//, '')} (engines.node ${entry.engines.node})`),
+);
 if (refusing.length > 0) {
-  console.error(`The engines floor ${manifest.engines.node} is older than these packages support; raise it:\n  ${[...new Set(refusing)].join('\n  ')}`);
+  console.error(`The engines range ${manifest.engines.node} starts earlier than these packages support; raise it:\n  ${[...new Set(refusing)].join('\n  ')}`);
   process.exit(1);
 }
