@@ -1,6 +1,16 @@
+import { spawnSync } from 'node:child_process';
 import { defineConfig, mergeConfig } from 'vitest/config';
-import { redisServerBinaryMissing } from './libs/testing/src/redis-server-binary';
-import base from './vitest.config';
+import base from './vitest.config.mjs';
+
+/**
+ * Why the suite cannot run here, or undefined when it can. CI (`CI=true`)
+ * runs everything: there a missing binary fails.
+ */
+function redisServerBinaryMissing(): string | undefined {
+  if (process.env.CI === 'true') return undefined;
+  const probe = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+  return probe.error ? 'no `redis-server` binary on this machine (it runs everywhere CI=true is set)' : undefined;
+}
 
 /** The suite starts and stops a redis-server of its own; a machine without one skips it, saying why. */
 const cannotRun = redisServerBinaryMissing();

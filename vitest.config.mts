@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import swc from 'unplugin-swc';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** The same path aliases as tsconfig.base.json, for Vite's resolver. */
-const paths: Record<string, string[]> = JSON.parse(readFileSync(resolve(__dirname, 'tsconfig.base.json'), 'utf8')).compilerOptions.paths;
-const alias = Object.fromEntries(Object.entries(paths).map(([name, [target]]) => [name, resolve(__dirname, target)]));
+/** The same path aliases as tsconfig.base.json, for Vite's resolver (paths from the repository's root, where Vitest runs). */
+const paths: Record<string, string[]> = JSON.parse(readFileSync(resolve('tsconfig.base.json'), 'utf8')).compilerOptions.paths;
+const alias = Object.fromEntries(Object.entries(paths).map(([name, [target]]) => [name, resolve(target)]));
 
 export default defineConfig({
   plugins: [
@@ -15,7 +15,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts', 'tools/lint/*.spec.mjs', 'tools/openapi/*.spec.ts'],
-    // The fault suite runs built apps in their own processes: vitest.faults.config.ts.
+    // The fault suite runs built apps in their own processes: vitest.faults.config.mts.
     exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**'],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
     setupFiles: ['reflect-metadata'],
