@@ -1,32 +1,43 @@
 #!/usr/bin/env node
 /**
- * `npm run api-client:pack-check` (CI): packs libs/api-client as plugin authors
- * get it from the registry, and proves the tarball is the package and only it:
+ * `npm run api-client:pack-check` (CI): packs libs/api-client as its README
+ * says (`npm pack ./libs/api-client` after `npm run build:api-client`), and
+ * proves the tarball is the package and only it:
  *
- * 1. it holds package.json, README.md and, for every module of src/ (tests
- *    aside), its built ES module and its .d.ts; nothing else (no TypeScript
- *    source, no test, nothing of another lib);
- * 2. installed into an empty project, it resolves through its `exports` map:
- *    Node.js imports it and builds the three clients, and TypeScript (module
- *    nodenext) typechecks a consumer against its types.
+ * 1. package.json is complete (license, repository, publishConfig) and its
+ *    dependency ranges accept the versions the repository builds and tests
+ *    the client with;
+ * 2. the tarball holds package.json, README.md, CHANGELOG.md, LICENSE and, for
+ *    every module of src/ (tests aside), its built ES module and its .d.ts;
+ *    nothing else (no TypeScript source, no test, nothing of another lib);
+ * 3. `npm install <tarball>` in an empty project, as the README says: it
+ *    resolves through its `exports` map, Node.js imports it and builds the
+ *    three clients, and TypeScript (module nodenext) typechecks the README's
+ *    own example and a consumer against its types.
  *
- * Its dependencies must be at the versions of the root package.json. Run
- * `npm run build:api-client` first. The install reaches the registry for
+ * Run `npm run build:api-client` first. The install reaches the registry for
  * openapi-fetch, the one dependency, as a plugin author's would.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import semver from 'semver';
 
 const PACKAGE_DIR = resolve('libs/api-client');
 const TSC = resolve('node_modules/typescript/bin/tsc');
 const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
 
-// The package runs on the openapi-fetch the repository builds and tests it with.
-for (const [name, version] of Object.entries(manifest.dependencies)) {
-  if (root.dependencies[name] !== version) throw new Error(`libs/api-client depends on ${name} ${version}, the repository on ${root.dependencies[name]}`);
+// A package plugin authors can install and trust: what the registry shows, and where it is published.
+for (const field of ['license', 'repository', 'publishConfig']) {
+  if (!manifest[field]) throw new Error(`libs/api-client/package.json has no ${field}`);
+}
+if (manifest.license !== root.license) throw new Error(`libs/api-client is licensed ${manifest.license}, the repository ${root.license}`);
+// Ranges, not pins, that accept the openapi-fetch the repository builds and tests the client with.
+for (const [name, range] of Object.entries(manifest.dependencies)) {
+  if (semver.valid(range)) throw new Error(`libs/api-client pins ${name} to ${range}: give a range (^${range})`);
+  if (!semver.satisfies(root.dependencies[name], range)) throw new Error(`libs/api-client depends on ${name} ${range}, which the repository's ${root.dependencies[name]} does not satisfy`);
 }
 
 function modulesOf(dir) {
@@ -41,9 +52,9 @@ function run(command, args, cwd) {
 
 const work = mkdtempSync(join(tmpdir(), 'api-client-pack-'));
 try {
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], PACKAGE_DIR));
+  const [packed] = JSON.parse(run('npm', ['pack', './libs/api-client', '--json', '--pack-destination', work], process.cwd()));
   const files = packed.files.map((file) => file.path).sort();
-  const expected = ['README.md', 'package.json', ...modulesOf(join(PACKAGE_DIR, 'src')).flatMap((module) => [`dist/${module}.d.ts`, `dist/${module}.js`])].sort();
+  const expected = ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json', ...modulesOf(join(PACKAGE_DIR, 'src')).flatMap((module) => [`dist/${module}.d.ts`, `dist/${module}.js`])].sort();
   if (JSON.stringify(files) !== JSON.stringify(expected)) {
     const missing = expected.filter((file) => !files.includes(file));
     const extra = files.filter((file) => !expected.includes(file));
@@ -54,7 +65,9 @@ try {
   const consumer = join(work, 'consumer');
   run('mkdir', ['-p', consumer], work);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', join(work, packed.filename)], consumer);
+  run('npm', ['install', '--no-audit', '--no-fund', join(work, packed.filename)], consumer);
+  const installed = JSON.parse(readFileSync(join(consumer, 'package.json'), 'utf8')).dependencies?.[manifest.name];
+  if (!installed?.startsWith('file:')) throw new Error(`npm install <tarball> did not record ${manifest.name} in the project: ${installed}`);
 
   writeFileSync(
     join(consumer, 'imports.mjs'),
@@ -74,12 +87,19 @@ try {
       '  return data;\n' +
       '}\n',
   );
+  // The README's example, as a plugin author would paste it.
+  const example = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8'))?.[1];
+  if (!example) throw new Error('libs/api-client/README.md has no ```ts example');
+  writeFileSync(join(consumer, 'readme-example.ts'), example);
   writeFileSync(
     join(consumer, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], strict: true, noEmit: true, types: [] }, files: ['typed.ts'] }),
+    JSON.stringify({
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], strict: true, noEmit: true, types: [] },
+      files: ['typed.ts', 'readme-example.ts'],
+    }),
   );
   run('node', [TSC, '-p', 'tsconfig.json'], consumer);
-  console.log('typechecked: a consumer of its types (module nodenext)');
+  console.log("typechecked: the README's example and a consumer of its types (module nodenext)");
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
