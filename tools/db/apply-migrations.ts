@@ -17,6 +17,6 @@ export async function applyMigrations(): Promise<void> {
   await ensureReachable([postgresDependency(url)]);
   // Production databases are provisioned, not created here (the role may not reach `postgres`).
   if (process.env.NODE_ENV !== 'production') await ensureDatabaseExists(url);
-  const applied = await runMigrations(url);
+  const applied = await runMigrations(url, (line) => process.stdout.write(`Applying migration ${line}\n`));
   process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'No pending migrations.\n');
 }

@@ -25,7 +25,7 @@ export interface DemoFixture extends AreaFixtures {
  * Creates a fresh, self-contained set of demo data (new tenants, operators and
  * plugins with unique names every run) and returns its fixture.
  */
-export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig): Promise<DemoFixture> {
+export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig, progress: (line: string) => void = () => undefined): Promise<DemoFixture> {
   const run = randomBytes(3).toString('hex');
   const password = `demo-${randomBytes(6).toString('base64url')}`;
 
@@ -33,6 +33,7 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
   return dataSource.transaction(async (manager) => {
     const fixtures = new FixtureBuilder(manager);
     const subscriptionID = `sub_demo_${run}`;
+    progress('tenants and operators');
     const tenantID = await fixtures.tenant(`Acme Atendimento ${run}`, { billingSubscriptionID: subscriptionID });
     const otherTenantID = await fixtures.tenant(`Globex Suporte ${run}`);
 
@@ -50,6 +51,7 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
 
     // The fixture's plugin is the helpdesk plugin (known to plugins-helpdesk by its URN), so
     // its credentials work on every operation that accepts plugins. Seeding gives it a new token.
+    progress('plugins and their connections (the paid and hosted ones at the provider sandbox)');
     const plugin = await fixtures.pluginWithUrn(process.env.HELPDESK_PLUGIN_URN ?? 'urn:plugin:helpdesk', 'Central de Ajuda');
     const pluginConnection = await fixtures.connection(tenantID, plugin.pluginID);
 
@@ -77,7 +79,10 @@ export async function seedDemo(dataSource: DataSource, config: CoreTenantsConfig
     };
     // Each area (campaigns, sessions, ...) adds its data and its keys of the fixture.
     let fixture: DemoFixture = base;
-    for (const seedArea of AREA_SEEDERS) fixture = { ...fixture, ...(await seedArea({ manager, fixtures, run, base })) };
+    for (const seedArea of AREA_SEEDERS) {
+      progress(seedArea.name.replace(/^seed/, '').replace(/[A-Z]/g, (letter, index) => `${index > 0 ? ' ' : ''}${letter.toLowerCase()}`));
+      fixture = { ...fixture, ...(await seedArea({ manager, fixtures, run, base })) };
+    }
     return fixture;
   });
 }

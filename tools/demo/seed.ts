@@ -10,8 +10,11 @@ import { seedDemo } from './demo-fixture';
 /**
  * `npm run --silent demo:seed`: creates fresh demo data in DATABASE_URL (with
  * it unset: in the embedded PostgreSQL of the running `npm start`) and prints
- * its fixture as exactly one JSON object on stdout, nothing else.
+ * its fixture as exactly one JSON object on stdout, nothing else; its
+ * progress goes to stderr, one line per step.
  */
+const say = (line: string) => process.stderr.write(`[demo:seed] ${line}\n`);
+
 async function main(): Promise<void> {
   loadLocalEnvironment();
   if (!process.env.DATABASE_URL && !loadRunningLocalServices()) {
@@ -21,11 +24,12 @@ async function main(): Promise<void> {
   const config = loadConfig(CoreTenantsConfig);
   // A first seed on a fresh machine needs the schema: bring it up to date (a no-op otherwise).
   await ensureDatabaseExists(config.DATABASE_URL);
-  await runMigrations(config.DATABASE_URL);
+  await runMigrations(config.DATABASE_URL, (line) => say(`migration ${line}`));
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'demo-seed' });
   await dataSource.initialize();
   try {
-    const fixture = await seedDemo(dataSource, config);
+    const fixture = await seedDemo(dataSource, config, (step) => say(`seeding ${step}`));
+    say('done: the fixture follows on stdout');
     process.stdout.write(`${JSON.stringify(fixture, null, 2)}\n`);
   } finally {
     await dataSource.destroy();

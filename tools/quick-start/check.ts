@@ -49,7 +49,15 @@ const environment = () => {
 };
 
 /** Runs `npm start` until it has printed its fixture; resolves with the seconds until all three apps were ready. */
-async function start(): Promise<{ process: ChildProcess; readySeconds: number; fixture: DemoFixture }> {
+interface Started {
+  process: ChildProcess;
+  readySeconds: number;
+  fixture: DemoFixture;
+  /** Everything the start has written to stderr so far. */
+  output: () => string;
+}
+
+async function start(): Promise<Started> {
   const startedAt = Date.now();
   const child = spawn('npm', ['start'], { env: environment(), stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let output = '';
@@ -66,14 +74,14 @@ async function start(): Promise<{ process: ChildProcess; readySeconds: number; f
       if (answers.every(Boolean)) readySeconds = (Date.now() - startedAt) / 1000;
     }
     if (readySeconds !== undefined && output.includes('Ctrl+C stops everything')) {
-      return { process: child, readySeconds, fixture: JSON.parse(readFileSync('.data/demo-fixture.json', 'utf8')) as DemoFixture };
+      return { process: child, readySeconds, fixture: JSON.parse(readFileSync('.data/demo-fixture.json', 'utf8')) as DemoFixture, output: () => output };
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`npm start was not ready within ${READY_LIMIT_MS / 1000} s:\n${output}`);
 }
 
-/** Whether any process of the group (npm, the start, the apps, PostgreSQL) is still there. */
+/** Whether any process of the group (npm, the start, which stays until what it runs has stopped) is still there. */
 function groupAlive(group: number): boolean {
   try {
     process.kill(-group, 0);
@@ -83,9 +91,11 @@ function groupAlive(group: number): boolean {
   }
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  // npm, the start script and what it runs form one process group: Ctrl+C reaches them all.
+async function stop(started: Started): Promise<void> {
+  const child = started.process;
+  // npm and the start script form one process group: Ctrl+C reaches them all (the start then stops what it runs).
   const group = child.pid as number;
+  const before = started.output().length;
   process.kill(-group, 'SIGINT');
   if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
   // npm exits at once; the start stops the apps, then its PostgreSQL, before it is gone.
@@ -95,6 +105,11 @@ async function stop(child: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   assert.ok(!existsSync('.data/local-services.env'), 'the stopped start forgets the addresses it had recorded');
+  // The apps stop before PostgreSQL: no job worker sees its database go away (errors would reach stderr).
+  const stopping = started.output().slice(before);
+  assert.ok(stopping.includes('[start] stopped'), `the start says it stopped:\n${stopping}`);
+  assert.ok(!/"level":(50|60)/.test(stopping), `Ctrl+C printed an error:\n${stopping}`);
+  say('Ctrl+C: stopped without an error line');
 }
 
 async function exerciseOperations(fixture: DemoFixture, seeded: DemoFixture): Promise<void> {
@@ -154,7 +169,7 @@ async function main(): Promise<void> {
     say(`demo:seed printed a fixture (tenant ${seeded.tenantID})`);
     await exerciseOperations(first.fixture, seeded);
   } finally {
-    await stop(first.process);
+    await stop(first);
   }
 
   const second = await start();
@@ -171,7 +186,7 @@ async function main(): Promise<void> {
     );
     expectStatus("after the restart, the start's fresh owner token", await call(CORE, '/tenants', { token: second.fixture.operators.owner.token }), 200);
   } finally {
-    await stop(second.process);
+    await stop(second);
   }
   say('passed');
 }

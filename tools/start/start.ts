@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { CoreTenantsConfig } from '@apps/core-tenants';
 import { ensureReachable, exitOnStartupFailure, loadConfig, postgresDependency, redisDependency } from '@platform/config';
 import { createDataSource, runMigrations } from '@platform/database';
@@ -18,6 +19,12 @@ import { MailSink, startMailSink } from './mail-sink';
  * it runs an embedded PostgreSQL or a Redis-compatible server itself
  * (support/local-services.ts). Without SMTP_URL it also runs a local mail
  * sink with a viewer, and points services-api at it.
+ *
+ * Quiet by default: the terminal gets the start's own lines and a short
+ * summary, and each app's log goes to `.data/logs/<app>.log`, its warnings
+ * and errors also to the terminal; START_LOGS=all streams every line of the
+ * apps to the terminal instead. Ctrl+C stops the apps first (their job
+ * workers with them), then the mail sink and the embedded services.
  */
 const APPS = [
   { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
@@ -26,7 +33,14 @@ const APPS = [
 ] as const;
 
 const DEMO_FIXTURE_FILE = '.data/demo-fixture.json';
+const LOG_DIR = '.data/logs';
 const READY_TIMEOUT_MS = 60_000;
+/** Past each app's own shutdown budget (SHUTDOWN_TIMEOUT_MS), an app still running is killed. */
+const STOP_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000) + 10_000;
+/** Set in the supervising process (see superviseDetached). */
+const SUPERVISED = 'PLATFORM_START_SUPERVISED';
+/** pino's warn level: lines at it or above reach the terminal. */
+const WARN_LEVEL = 40;
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 const children: ChildProcess[] = [];
@@ -38,8 +52,34 @@ function portOf(app: (typeof APPS)[number]): number {
   return Number(process.env[app.portVariable] ?? app.defaultPort);
 }
 
+const streamAllLogs = () => process.env.START_LOGS === 'all';
+
+/**
+ * An app's output into its log file, and to the terminal what a developer
+ * must see: lines at warn level or above, and anything that is not a log
+ * line (a crash's stack trace).
+ */
+function routeOutput(app: (typeof APPS)[number], child: ChildProcess): void {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const file = createWriteStream(`${LOG_DIR}/${app.name}.log`, { flags: 'w' });
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      file.write(`${line}\n`);
+      const level = /^\{"level":(\d+)/.exec(line)?.[1];
+      if (level === undefined) process.stderr.write(`[${app.name}] ${line}\n`);
+      else if (Number(level) >= WARN_LEVEL) process.stderr.write(`${line}\n`);
+    });
+  }
+  child.once('exit', () => file.end());
+}
+
 function launch(app: (typeof APPS)[number]): ChildProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', `dist/apps/${app.name}/src/main.js`], { stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, ['--enable-source-maps', `dist/apps/${app.name}/src/main.js`], {
+    stdio: streamAllLogs() ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
+  if (!streamAllLogs()) routeOutput(app, child);
   child.on('exit', (code, signal) => {
     if (stopping) return;
     say(`${app.name} exited (${signal ?? code}); stopping the others`);
@@ -59,17 +99,37 @@ async function waitUntilReady(app: (typeof APPS)[number]): Promise<void> {
   throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-/** Stops everything started, then exits; with a failure, exits by logging it (one JSON line). */
+/** Resolves when the app has exited; past STOP_TIMEOUT_MS it is killed. */
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Stops everything started, in order, then exits; with a failure, exits by
+ * logging it (one JSON line). The apps first: each finishes its requests and
+ * stops its job workers while PostgreSQL and Redis still answer, so no worker
+ * sees its database go away. Then the mail sink and the embedded services.
+ */
 function stop(exitCode: number, failure?: unknown): void {
   if (stopping) return;
   stopping = true;
+  if (children.length > 0 && failure === undefined) say('stopping the apps, then the embedded services');
   for (const child of children) child.kill('SIGTERM');
-  // A child may be gone already, by a code or by the signal it shares with this process (Ctrl+C).
-  const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-  Promise.all(children.map((child) => new Promise((resolve) => (gone(child) ? resolve(null) : child.once('exit', resolve)))))
+  Promise.all(children.map(exited))
     .then(() => mailSink?.close())
     .then(() => localServices?.stop())
-    .then(() => (failure === undefined ? process.exit(exitCode) : exitOnStartupFailure(failure, 'start')));
+    .then(() => {
+      if (failure !== undefined) return exitOnStartupFailure(failure, 'start');
+      if (children.length > 0) say('stopped');
+      process.exit(exitCode);
+    });
 }
 
 /** The fixture seeded by an earlier start, if its data is still in this database. */
@@ -81,17 +141,16 @@ async function storedFixture(dataSource: DataSource): Promise<DemoFixture | unde
 }
 
 /** Seeds the demo data once per database; every start gives its operators tokens valid from now. */
-async function demoFixture(): Promise<string> {
+async function demoFixture(): Promise<DemoFixture> {
   const config = loadConfig(CoreTenantsConfig);
   const dataSource = createDataSource({ url: config.DATABASE_URL, poolSize: 2, applicationName: 'demo-seed' });
   await dataSource.initialize();
   try {
     const stored = await storedFixture(dataSource);
-    const fixture = stored ? await refreshDemoTokens(stored, config) : await seedDemo(dataSource, config);
-    const text = `${JSON.stringify(fixture, null, 2)}\n`;
+    const fixture = stored ? await refreshDemoTokens(stored, config) : await seedDemo(dataSource, config, (step) => say(`seeding the demo data: ${step}`));
     mkdirSync('.data', { recursive: true });
-    writeFileSync(DEMO_FIXTURE_FILE, text);
-    return text;
+    writeFileSync(DEMO_FIXTURE_FILE, `${JSON.stringify(fixture, null, 2)}\n`);
+    return fixture;
   } finally {
     await dataSource.destroy();
   }
@@ -111,32 +170,74 @@ async function main(): Promise<void> {
   for (const line of localServices.lines) say(line);
   const databaseUrl = process.env.DATABASE_URL as string;
   await ensureDatabaseExists(databaseUrl);
-  const applied = await runMigrations(databaseUrl);
-  say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema up to date');
+  const applied = await runMigrations(databaseUrl, (line) => say(`migration ${line}`));
+  say(applied.length ? `${applied.length} migrations applied` : 'database schema up to date');
 
   // Providers whose URL points at a loopback port are played by the sandbox, in this process.
   const sandbox = process.env.PROVIDER_SANDBOX === 'off' ? undefined : await startProviderSandbox(process.env);
-  for (const line of sandbox?.lines ?? []) say(`sandbox: ${line}`);
+  if (sandbox?.lines.length) say(`provider sandbox: ${sandbox.lines.length} providers on loopback, at the URLs of ${envFile ?? 'the environment'} (PROVIDER_SANDBOX=off turns it off)`);
   if (!process.env.SMTP_URL) {
     mailSink = await startMailSink(Number(process.env.MAIL_SINK_SMTP_PORT ?? 1025), Number(process.env.MAIL_SINK_HTTP_PORT ?? 1080));
     process.env.SMTP_URL = mailSink.smtpUrl;
-    say(`no SMTP_URL: mails go to the local sink ${mailSink.smtpUrl}, readable at ${mailSink.viewerUrl}`);
+    say(`no SMTP_URL: mails go to the local sink ${mailSink.smtpUrl}`);
   }
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
+  process.once('SIGHUP', () => stop(0));
   // All three at once: the others fetch core-tenants' JWKS when the first token
   // arrives, not at boot, and no request comes before all three are ready.
+  say(streamAllLogs() ? 'starting the apps (START_LOGS=all: every log line follows)' : `starting the apps (their logs: ${LOG_DIR}/<app>.log; warnings and errors also here)`);
   for (const app of APPS) launch(app);
   await Promise.all(APPS.map(waitUntilReady));
 
-  say(`all apps ready ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the start${localServices.postgresInitialised ? ' (the embedded PostgreSQL was created first)' : ''}:`);
   const fixture = await demoFixture();
-  for (const app of APPS) say(`  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`);
-  const ttlMinutes = Math.round(Number(process.env.OPERATOR_JWT_TTL_SECONDS ?? 3600) / 60);
-  say(`demo fixture (${DEMO_FIXTURE_FILE}; its tokens were issued now and last ${ttlMinutes} min, each start issues new ones):\n${fixture}`);
-  if (mailSink) say(`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`);
-  say('Ctrl+C stops everything');
+  printSummary(fixture, (Date.now() - startedAt) / 1000, localServices.postgresInitialised);
 }
 
-main().catch((error: unknown) => stop(1, error));
+/** The few lines a developer needs: where each thing is, how to sign in, where the logs and the rest are. */
+function printSummary(fixture: DemoFixture, readySeconds: number, postgresCreated: boolean): void {
+  const ttlMinutes = Math.round(Number(process.env.OPERATOR_JWT_TTL_SECONDS ?? 3600) / 60);
+  const { owner, member, outsider } = fixture.operators;
+  const lines = [
+    `all apps ready ${readySeconds.toFixed(1)} s after the start${postgresCreated ? ' (the embedded PostgreSQL was created first)' : ''}:`,
+    ...APPS.map((app) => `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`),
+    ...(mailSink ? [`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`] : []),
+    `demo sign-in: ${owner.email} (owner), ${member.email} (member), ${outsider.email} (outsider); password ${owner.password}`,
+    `owner token (issued now, valid ${ttlMinutes} min; each start issues new ones): ${owner.token}`,
+    `every ID and token of the demo data: ${DEMO_FIXTURE_FILE}`,
+    streamAllLogs() ? "apps' logs: above (START_LOGS=all)" : `apps' logs: ${APPS.map((app) => `${LOG_DIR}/${app.name}.log`).join(', ')} (START_LOGS=all streams them here)`,
+    'Ctrl+C stops everything',
+  ];
+  for (const line of lines) say(line);
+}
+
+/**
+ * Runs the start in a process group and session of its own, and passes it one
+ * SIGTERM when this process is asked to stop. Ctrl+C signals every process of
+ * the terminal's foreground group: without this, the apps and the embedded
+ * PostgreSQL would all get it at once, and PostgreSQL would close its
+ * connections while the apps' job workers still use them. This way only
+ * `stop` decides the order.
+ */
+function superviseDetached(): void {
+  const supervisor = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    detached: true,
+    env: { ...process.env, [SUPERVISED]: '1' },
+  });
+  let forwarded = false;
+  const forward = () => {
+    if (forwarded) return;
+    forwarded = true;
+    supervisor.kill('SIGTERM');
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
+  supervisor.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+if (process.env[SUPERVISED]) {
+  delete process.env[SUPERVISED];
+  main().catch((error: unknown) => stop(1, error));
+}
+else superviseDetached();

@@ -15,6 +15,21 @@ import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss';
  * `JobQueueRepository`) and register their workers in `onApplicationBootstrap`
  * with `registerWorker`.
  */
+/**
+ * The error as logged: pg-pool attaches the whole driver client to an idle
+ * connection's error (`err.client`: its connection, its queue, its
+ * parameters), kilobytes per line that say nothing the message does not.
+ */
+export function withoutDriverClient(error: unknown): unknown {
+  if (!(error instanceof Error) || !('client' in error)) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error & { client?: unknown };
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
+  // V8's `stack` accessor reads the error it was made on: the copy gets the text.
+  Object.defineProperty(copy, 'stack', { value: error.stack, writable: true, configurable: true });
+  delete copy.client;
+  return copy;
+}
+
 @Global()
 @Module({})
 export class JobsModule implements OnApplicationShutdown {
@@ -41,7 +56,7 @@ export class JobsModule implements OnApplicationShutdown {
               // Maintenance (expiry, archive) runs in every replica; pg-boss serialises it with an advisory lock.
               supervise: true,
             });
-            boss.on('error', (error) => logger.error({ err: error }, 'pg-boss error'));
+            boss.on('error', (error) => logger.error({ err: withoutDriverClient(error) }, 'pg-boss error'));
             await boss.start();
             return boss;
           },
@@ -56,6 +71,6 @@ export class JobsModule implements OnApplicationShutdown {
   /** Stops fetching, lets running jobs finish within the shutdown budget, then closes the pool. */
   async onApplicationShutdown(): Promise<void> {
     const settings = { graceful: true, timeout: 5_000 };
-    await this.boss.stop(settings).catch((error: unknown) => this.logger.warn({ err: error }, 'pg-boss did not stop cleanly'));
+    await this.boss.stop(settings).catch((error: unknown) => this.logger.warn({ err: withoutDriverClient(error) }, 'pg-boss did not stop cleanly'));
   }
 }
