@@ -5,7 +5,13 @@
 //     resolved, as Compose resolves them;
 //   - every service `depends_on` names exists;
 //   - every image pulled from a registry (a service without `build`) is
-//     pinned to a tag other than `latest`.
+//     pinned to a tag other than `latest`;
+//   - every published port listens on 127.0.0.1 only, on a host port taken
+//     from a variable with a default (`127.0.0.1:${COMPOSE_X_PORT:-N}:M`), no
+//     two defaults alike, and no default on a port a developer's own services
+//     use (PostgreSQL's and Redis's usual ports, the quick start's).
+// Variables (`${NAME:-default}`) are read as Compose reads them with NAME
+// unset: the schema sees the defaults.
 // Fails (exit 1) naming each problem.
 //
 //   node tools/lint/compose-file.mjs [compose.yaml]
@@ -59,9 +65,52 @@ function validator() {
   return validate;
 }
 
+/**
+ * Host ports the file must not take by default: PostgreSQL's and Redis's
+ * usual ports, and those `npm start` uses for its embedded PostgreSQL and
+ * Redis-compatible server and its mail sink (docs/quick-start.md).
+ */
+const TAKEN_PORTS = new Map([
+  [5432, 'PostgreSQL'],
+  [6379, 'Redis'],
+  [5433, "npm start's embedded PostgreSQL"],
+  [6380, "npm start's Redis-compatible server"],
+  [1025, "npm start's mail sink (SMTP)"],
+  [1080, "npm start's mail sink (viewer)"],
+]);
+const PUBLISHED = /^127\.0\.0\.1:\$\{(COMPOSE_[A-Z0-9_]+_PORT):-(\d{1,5})\}:\d{1,5}$/;
+
+/** `${NAME:-default}`, `${NAME-default}` and `${NAME}` as Compose reads them with NAME unset; `$$` is a dollar. */
+function withDefaults(text) {
+  return text.replace(/\$\$|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?-([^}]*))?\}/g, (match, fallback) => (match === '$$' ? '$' : (fallback ?? '')));
+}
+
+/** The published ports' problems: each from a variable, on loopback, its default free and its own. */
+function portProblems(services) {
+  const problems = [];
+  const defaults = new Map();
+  for (const [name, service] of Object.entries(services)) {
+    for (const [index, port] of (service.ports ?? []).entries()) {
+      const where = `/services/${name}/ports/${index}`;
+      const match = typeof port === 'string' ? PUBLISHED.exec(port) : null;
+      if (!match) {
+        problems.push(`${where}: ${JSON.stringify(port)} must be "127.0.0.1:\${COMPOSE_<NAME>_PORT:-<host port>}:<container port>"`);
+        continue;
+      }
+      const hostPort = Number(match[2]);
+      if (TAKEN_PORTS.has(hostPort)) problems.push(`${where}: host port ${hostPort} is ${TAKEN_PORTS.get(hostPort)}'s on a developer's machine; choose another default`);
+      if (defaults.has(hostPort)) problems.push(`${where}: host port ${hostPort} is also ${defaults.get(hostPort)}'s`);
+      defaults.set(hostPort, name);
+    }
+  }
+  return problems;
+}
+
 /** The problems of a Compose file's text, an empty list when there are none. */
 export function checkComposeFile(text) {
-  const document = parseDocument(text, { merge: true });
+  const raw = parseDocument(text, { merge: true });
+  if (raw.errors.length > 0) return raw.errors.map((error) => `YAML: ${error.message}`);
+  const document = parseDocument(withDefaults(text), { merge: true });
   if (document.errors.length > 0) return document.errors.map((error) => `YAML: ${error.message}`);
   const compose = document.toJS({ maxAliasCount: 1000 });
   const problems = [];
@@ -73,6 +122,7 @@ export function checkComposeFile(text) {
     }
   }
   const services = compose?.services ?? {};
+  problems.push(...portProblems(raw.toJS({ maxAliasCount: 1000 })?.services ?? {}));
   for (const [name, service] of Object.entries(services)) {
     const dependencies = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
     for (const dependency of dependencies) {

@@ -30,6 +30,36 @@ describe('compose.yaml', () => {
     }
   });
 
+  it('publishes every port on loopback from a COMPOSE_*_PORT variable, PostgreSQL and Redis away from their usual ports', () => {
+    const { services } = parse(shipped, { merge: true });
+    expect(services.postgres.ports).toEqual(['127.0.0.1:${COMPOSE_POSTGRES_PORT:-15432}:5432']);
+    expect(services.redis.ports).toEqual(['127.0.0.1:${COMPOSE_REDIS_PORT:-16379}:6379']);
+  });
+
+  it('sends the mails of services-api to its mail sink', () => {
+    const { services } = parse(shipped, { merge: true });
+    expect(services['services-api'].environment.SMTP_URL).toBe('smtp://mailpit:1025');
+    expect(services['services-api'].depends_on.mailpit).toEqual({ condition: 'service_healthy' });
+    expect(services.mailpit.image).toMatch(/^axllent\/mailpit:v\d+\.\d+\.\d+$/);
+  });
+
+  it('refuses a fixed host port, one not on loopback, a default on a usual local port and two alike', () => {
+    const text = changed(({ services }) => {
+      services.postgres.ports = ['127.0.0.1:5432:5432'];
+      services.redis.ports = ['${COMPOSE_REDIS_PORT:-16379}:6379'];
+      services.mailpit.ports = ['127.0.0.1:${COMPOSE_MAIL_UI_PORT:-6379}:8025'];
+      services['core-tenants'].ports = ['127.0.0.1:${COMPOSE_CORE_TENANTS_PORT:-3000}:3002'];
+    });
+    expect(checkComposeFile(text)).toEqual(
+      expect.arrayContaining([
+        '/services/postgres/ports/0: "127.0.0.1:5432:5432" must be "127.0.0.1:${COMPOSE_<NAME>_PORT:-<host port>}:<container port>"',
+        '/services/redis/ports/0: "${COMPOSE_REDIS_PORT:-16379}:6379" must be "127.0.0.1:${COMPOSE_<NAME>_PORT:-<host port>}:<container port>"',
+        "/services/mailpit/ports/0: host port 6379 is Redis's on a developer's machine; choose another default",
+        "/services/services-api/ports/0: host port 3000 is also core-tenants's",
+      ]),
+    );
+  });
+
   it('refuses what the specification does not know, a malformed duration or port, a missing dependency and an unpinned image', () => {
     const text = changed(({ services }) => {
       services.redis.restart_policy = 'always';
