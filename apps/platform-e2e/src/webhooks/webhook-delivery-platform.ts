@@ -24,9 +24,16 @@ export interface WebhookDeliveryPlatform {
   close(): Promise<void>;
 }
 
+/**
+ * How long a delivery waits for an answer. Short, so a hanging receiver is given up on within a
+ * test, but well above a loopback answer's time on a busy machine: at 1 s, a loaded CI machine
+ * timed out answers the receiver had given, and a delivery meant to take one attempt took two.
+ */
+export const DELIVERY_TIMEOUT_MS = 3_000;
+
 /** Short delays so retries, timeouts and the dispatcher's polls fit in a test. */
 export const WEBHOOK_TEST_ENV = {
-  WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
+  WEBHOOK_DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS),
   WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1',
   WEBHOOK_DISPATCH_POLL_MS: '100',
   WEBHOOK_MAX_PENDING_PER_ENDPOINT: '20',
