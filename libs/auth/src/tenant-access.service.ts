@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { canonicalUuid } from '@platform/http-common';
-import { recordTenantAccessGranted } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { AuthReadsRepository } from './auth-reads.repository';
@@ -9,6 +8,7 @@ import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
+import { RequestQuotas } from './request-quotas';
 import { StandingInvalidations } from './standing-invalidations';
 import { grantTenantScope, TenantScope } from './tenant-scope';
 
@@ -62,6 +62,7 @@ export class TenantAccessService {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly seal: CacheSeal,
     private readonly invalidations: StandingInvalidations,
+    private readonly quotas: RequestQuotas,
   ) {
     invalidations.onChange(
       ({ tenantID, subject }) => {
@@ -77,19 +78,20 @@ export class TenantAccessService {
 
   /**
    * Throws 403 1004 (or 404 1062) unless the principal may act on the tenant;
-   * otherwise records the grant on the request (the request budgets give
-   * back a tenant's request that never passed it) and returns the scope that
+   * otherwise charges the request to the tenant's budget (only callers
+   * admitted spend it: 429 1071 past it) and returns the scope that
    * repository methods on its data require.
    */
   async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<TenantScope> {
     await this.check(principal, tenantID, requirement);
-    recordTenantAccessGranted();
+    await this.quotas.chargeAdmittedTenant(tenantID);
     return grantTenantScope(tenantID);
   }
 
   /**
    * The check of `require` alone, for an access rule with steps after it (the
-   * helpdesk connection): that rule records the grant once its last step passed.
+   * helpdesk connection): that rule charges the tenant's budget once its last
+   * step passed (`RequestQuotas.chargeAdmittedTenant`).
    */
   async check(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
     const standing = await this.standingOf(principal, tenantID);
