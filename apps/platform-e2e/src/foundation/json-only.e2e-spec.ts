@@ -21,7 +21,7 @@ const NON_JSON = ['a form', 'multipart', 'text/plain'] as const;
  * without a CORS preflight: a form, multipart, or text/plain holding the very
  * JSON the operation takes.
  */
-function sentAs(type: (typeof NON_JSON)[number], fields: Record<string, string>): { body: BodyInit; headers: Record<string, string> } {
+function sentAs(type: (typeof NON_JSON)[number], fields: Record<string, string>): { body: string | FormData; headers: Record<string, string> } {
   if (type === 'a form') return { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
   if (type === 'text/plain') return { body: JSON.stringify(fields), headers: { 'content-type': 'text/plain;charset=UTF-8' } };
   const form = new FormData();
@@ -40,7 +40,7 @@ describe('JSON only: a body of another content type is refused before any work',
   });
   afterAll(() => h.close());
 
-  const post = async (url: string, sent: { body: BodyInit; headers: Record<string, string> }, headers: Record<string, string> = {}) => {
+  const post = async (url: string, sent: { body: string | FormData; headers: Record<string, string> }, headers: Record<string, string> = {}) => {
     const response = await fetch(url, { method: 'POST', body: sent.body, headers: { 'x-forwarded-for': `10.70.0.${(ip += 1)}`, ...sent.headers, ...headers } });
     return { status: response.status, body: (await response.json()) as unknown };
   };
