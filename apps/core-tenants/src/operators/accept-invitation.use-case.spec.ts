@@ -3,6 +3,7 @@ import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from
 import { describe, expect, it } from 'vitest';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import type { InvitationRow, OperatorsRepository } from './operators.repository';
+import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
@@ -33,7 +34,7 @@ const clock: Clock = { now: () => new Date(NOW) };
 describe('AcceptInvitationUseCase', () => {
   it('makes the operator a member of the inviting tenant, once', async () => {
     const fake = new FakeOperators();
-    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
+    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST);
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'accepted', tenantID: TENANT, role: 'member' });
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
     expect(fake.memberships).toEqual([`${TENANT}:op-1`]);
@@ -46,7 +47,7 @@ describe('AcceptInvitationUseCase', () => {
   it('refuses an invitation for another address, an expired one, an unknown token and an unknown operator, writing nothing', async () => {
     const fake = new FakeOperators();
     fake.emails.set('op-2', 'bia@acme.com.br');
-    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
+    const useCase = new AcceptInvitationUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST);
     expect(await useCase.execute({ operatorID: 'op-2', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });
     expect(await useCase.execute({ operatorID: 'op-1', tokenHash: 'c'.repeat(64) })).toEqual({ outcome: 'unusable' });
     expect(await useCase.execute({ operatorID: 'op-9', tokenHash: TOKEN_HASH })).toEqual({ outcome: 'unusable' });

@@ -6,6 +6,7 @@ import { AcceptInvitationReply } from '@platform/contracts';
 import { WebhookEvents } from '@platform/webhooks';
 import { invitationAccepted, usableInvitation } from './invitations';
 import { OperatorsRepository } from './operators.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 export interface AcceptInvitationCommand {
   operatorID: string;
@@ -25,11 +26,14 @@ export class AcceptInvitationUseCase {
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
     private readonly webhooks: WebhookEvents,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: AcceptInvitationCommand): Promise<AcceptInvitationReply> {
     const email = await this.operators.emailOf(command.operatorID);
     return this.operators.transaction(async (runner) => {
+      // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+      await this.handled.record(runner);
       const invitation = await this.operators.lockInvitationByTokenHash(runner, command.tokenHash);
       const now = this.clock.now();
       if (email === undefined || !usableInvitation(invitation, email, now.getTime())) return { outcome: 'unusable' };
