@@ -59,6 +59,7 @@ export class RegisterOperatorUseCase {
         `operator:${operatorID}`,
       );
       await this.webhooks.emit(runner, scope, invitationAccepted(invitation.id, operatorID));
+      // No standing to forget: the operator is new, so nothing can have cached one for them.
       return { outcome: 'registered', operatorID };
     });
   }

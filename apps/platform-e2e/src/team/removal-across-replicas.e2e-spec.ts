@@ -124,6 +124,21 @@ describe('membership changes across replicas of services-api and plugins-helpdes
     }
   });
 
+  it('admits an operator at once on accepting an invitation: their first request after, on every replica of both apps, is 200', async () => {
+    const invitee = await platform.fixtures.operator();
+    const bearer = `Bearer ${await platform.tokenFor(invitee.operatorID)}`;
+    // Every replica has answered "not a member", and keeps that answer for its 5 s.
+    await warmEveryReplica(bearer, 403);
+    const { token } = await platform.fixtures.invitation(tenantID, invitee.email, { invitedBy: owner.operatorID });
+
+    const accepted = await services[0].POST('/v1/operators/invitations/acceptance', { body: { invitationToken: token }, headers: { authorization: bearer } });
+    expect(accepted.response.status).toBe(200);
+
+    // No waiting: the first request after the answer, on each replica.
+    for (const client of services) expect((await membersSeenBy(client, bearer)).response.status).toBe(200);
+    for (const client of helpdesks) expect((await domainsSeenBy(client, bearer)).response.status).toBe(200);
+  });
+
   it("refuses a removed member on a replica whose listening connection was cut: it keeps no copy it could not hear about", async () => {
     const member = await platform.fixtures.operator();
     await platform.fixtures.membership(tenantID, member.operatorID, 'member');
