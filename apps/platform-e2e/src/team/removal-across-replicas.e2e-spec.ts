@@ -2,9 +2,10 @@ import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-h
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPluginsHelpdeskClient, createServicesApiClient, PluginsHelpdeskClient, ServicesApiClient } from '@platform/api-client';
-import { StandingInvalidations } from '@platform/auth';
+import { standingInvalidationChannel, StandingInvalidations } from '@platform/auth';
 import { loadConfig } from '@platform/config';
 import { OperatorFixture, TEST_REDIS_URL } from '@platform/testing';
+import { transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -121,6 +122,33 @@ describe('membership changes across replicas of services-api and plugins-helpdes
       expect((await invitationsSeenBy(client, bearer)).error).toMatchObject({ errors: [{ error_code: 1004 }] });
       // Still a member: reading the team is allowed.
       expect((await membersSeenBy(client, bearer)).response.status).toBe(200);
+    }
+  });
+
+  it('refuses an owner standing copied from Redis before a demotion and written back after it, a forget signal published by hand', async () => {
+    const second = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, second.operatorID, 'owner');
+    const bearer = `Bearer ${await platform.tokenFor(second.operatorID)}`;
+    for (const client of services) expect((await invitationsSeenBy(client, bearer)).response.status).toBe(200);
+    const attacker = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const key = `auth:v2:standing:${tenantID}:operator:${second.operatorID}`;
+      const copy = await attacker.get(key);
+      expect(copy).toMatch(/\.owner$/);
+
+      const demoted = await services[0].PATCH('/v1/tenants/{tenantID}/operators/{operatorID}', {
+        params: { path: { tenantID, operatorID: second.operatorID } },
+        body: { role: 'member' },
+        headers: { authorization: ownerBearer },
+      });
+      expect(demoted.response.status).toBe(200);
+
+      // The copy's seal still verifies; the unsigned signal makes every replica drop what it kept in process.
+      await attacker.set(key, copy!, 'PX', 5_000);
+      await attacker.publish(standingInvalidationChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! })), `${tenantID} operator:${second.operatorID}`);
+      for (const client of services) expect((await invitationsSeenBy(client, bearer)).error).toMatchObject({ errors: [{ error_code: 1004 }] });
+    } finally {
+      attacker.disconnect();
     }
   });
 
