@@ -28,6 +28,7 @@ export const TABLE_OWNERS = {
   plugin_connections: 'core-tenants',
   billing_cancellations: 'core-tenants',
   plugin_connection_install_intents: 'core-tenants',
+  handled_transport_requests: 'core-tenants',
   help_centers: 'plugins-helpdesk',
   helpdesk_domains: 'plugins-helpdesk',
   campaign_models: 'services-api',

@@ -16,6 +16,8 @@ export class PluginsHelpdeskModule {
           app: 'plugins-helpdesk',
           config,
           operatorTokens: operatorTokenSettingsOf(config),
+          // Its Redis user may read standings, not write them (docs/deployment.md, Redis ACLs).
+          standingCopies: 'read-only',
         }),
         IdempotencyModule.forRoot(idempotencySettingsOf('plugins-helpdesk', config)),
         HelpdeskAccessModule.forRoot({

@@ -16,6 +16,8 @@ export interface AppFoundationOptions {
   app: string;
   config: BaseConfig;
   operatorTokens: OperatorTokenSettings;
+  /** Whether the app writes the tenant standings it looks up to Redis (default) or only reads them there. */
+  standingCopies?: 'read-write' | 'read-only';
 }
 
 /**
@@ -28,7 +30,7 @@ export interface AppFoundationOptions {
 @Global()
 @Module({})
 export class AppFoundationModule {
-  static forRoot({ app, config, operatorTokens }: AppFoundationOptions): DynamicModule {
+  static forRoot({ app, config, operatorTokens, standingCopies }: AppFoundationOptions): DynamicModule {
     return {
       module: AppFoundationModule,
       imports: [
@@ -43,6 +45,7 @@ export class AppFoundationModule {
             { current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS },
             config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS,
             standingInvalidationChannel(transportNamespaceOf(config)),
+            standingCopies,
           ),
         ),
         AuditModule.forApp(app),

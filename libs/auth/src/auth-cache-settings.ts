@@ -16,5 +16,11 @@ export class AuthCacheSettings {
      * so it carries the environment's namespace, like the transport's.
      */
     readonly invalidationChannel: string = standingInvalidationChannel('local'),
+    /**
+     * `read-only`: this app reads the standings other apps keep in Redis and
+     * keeps its own lookups in process only, so its Redis user needs no write
+     * access to them (plugins-helpdesk: docs/deployment.md, Redis ACLs).
+     */
+    readonly standingCopies: 'read-write' | 'read-only' = 'read-write',
   ) {}
 }

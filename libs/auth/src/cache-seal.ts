@@ -47,6 +47,11 @@ export class CacheSeal {
    * lapse before `nowMs`.
    */
   open(cache: string, key: string, stored: string, nowMs: number): string | undefined {
+    return this.openEntry(cache, key, stored, nowMs)?.value;
+  }
+
+  /** As `open`, with the expiry the entry was sealed with (which says when it was sealed, to a reader that knows its TTL). */
+  openEntry(cache: string, key: string, stored: string, nowMs: number): { value: string; expiresAtMs: number } | undefined {
     const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})\.([\s\S]*)$/.exec(stored);
     const [, expiresAt, presented, value] = match ?? [];
     const expiresAtMs = Number(expiresAt);
@@ -55,7 +60,7 @@ export class CacheSeal {
       this.onForged(cache);
       return undefined;
     }
-    return expiresAtMs > nowMs ? value : undefined;
+    return expiresAtMs > nowMs ? { value, expiresAtMs } : undefined;
   }
 
   private mac(secret: KeyObject, key: string, expiresAtMs: number, value: string): Buffer {

@@ -19,11 +19,32 @@ export const REQUEST_QUOTA_SETTINGS = Symbol('REQUEST_QUOTA_SETTINGS');
 
 type PolicyName = 'principal' | 'tenant';
 
+/** Where the request keeps what its tenant's charge needs until the access check admits it. */
+const PENDING_TENANT_CHARGE = Symbol('pendingTenantCharge');
+
+interface PendingTenantCharge {
+  reply: FastifyReply;
+  /** The principal's reading, answered again in the headers beside the tenant's. */
+  earlier: ChargedReading[];
+}
+
+type QuotaRequest = FastifyRequest & { [PENDING_TENANT_CHARGE]?: PendingTenantCharge };
+
 interface Policy {
   name: PolicyName;
   setting: RateLimitSetting;
   /** The policy as `RateLimit-Policy` lists it, e.g. `"tenant";q=3000;w=60`. */
   header: string;
+}
+
+interface Charge {
+  policy: Policy;
+  counter: QuotaCounter;
+}
+
+interface ChargedReading {
+  policy: Policy;
+  reading: QuotaReading;
 }
 
 /** How often a failing Redis is reported from here; the Redis client reports outages itself. */
@@ -38,8 +59,10 @@ function subjectOf(principal: Principal): string {
 
 /**
  * The request budgets of authenticated operations (docs/security.md, Rate
- * limits and quotas): one per principal and one per tenant, charged together
- * once the caller is authenticated, in one Redis round trip. Every answer
+ * limits and quotas): one per principal, charged once the caller is
+ * authenticated, and one per tenant, charged once the caller is admitted to
+ * that tenant (by its access check, or by authentication for a plugin
+ * connection's own tenant). Every answer
  * carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers);
  * past a budget, 429 1071 with `Retry-After`.
  */
@@ -63,54 +86,68 @@ export class RequestQuotas {
   }
 
   /**
-   * Charges one request to the principal and to the tenant it acts on: the
-   * tenant of the path, else the tenant of a plugin connection. Throws 429
-   * 1071 past either budget.
+   * Charges one request to the principal, once authenticated: and to its
+   * tenant when authentication alone admits it there (a plugin connection on
+   * no tenant of the path: its own). A tenant named in the path is charged
+   * only once the access check has admitted the caller to it
+   * (`chargeAdmittedTenant`), so a stranger never spends a tenant's budget,
+   * whatever becomes of its request or its connection. Throws 429 1071 past
+   * either budget; a principal over its own spends nothing of a tenant's.
    */
-  async charge(request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
+  async charge(request: QuotaRequest, reply: FastifyReply, principal: Principal): Promise<void> {
     const pathTenantID = this.tenantPolicy && pathTenantOf(request);
-    const tenantID = this.tenantPolicy && (pathTenantID ?? (principal.kind === 'pluginConnection' ? principal.tenantID : undefined));
-    const charged: { policy: Policy; counter: QuotaCounter }[] = [];
+    const ownTenantID = this.tenantPolicy && !pathTenantID && principal.kind === 'pluginConnection' ? principal.tenantID : undefined;
+    const charged: Charge[] = [];
     if (this.principalPolicy) charged.push({ policy: this.principalPolicy, counter: this.counterOf(this.principalPolicy, subjectOf(principal)) });
-    if (this.tenantPolicy && tenantID) charged.push({ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, tenantID) });
-    if (charged.length === 0) return;
+    if (this.tenantPolicy && ownTenantID) charged.push({ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, ownTenantID) });
+    const principalReading = charged.length > 0 ? await this.chargeAndAnswer(reply, charged, []) : undefined;
+    if (principalReading === null) return;
+    // The path's tenant waits for the access check; a principal refused above never gets there.
+    if (pathTenantID) request[PENDING_TENANT_CHARGE] = { reply, earlier: principalReading ?? [] };
+  }
 
+  /**
+   * Charges the tenant the access check has just admitted the request in
+   * scope to (called by the access checks once their last step passed):
+   * once per request, and only for a request whose path named a tenant.
+   * Outside an HTTP request (a transport message, a job) it does nothing.
+   */
+  async chargeAdmittedTenant(tenantID: string): Promise<void> {
+    const request = currentRequest() as QuotaRequest | undefined;
+    const pending = request?.[PENDING_TENANT_CHARGE];
+    if (!request || !pending || !this.tenantPolicy) return;
+    request[PENDING_TENANT_CHARGE] = undefined;
+    await this.chargeAndAnswer(pending.reply, [{ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, canonicalUuid(tenantID)) }], pending.earlier);
+  }
+
+  /**
+   * Charges `charged` in one round trip and writes the budget headers of
+   * every budget charged for this request (`earlier` ones first). Answers
+   * the readings so far, or null when Redis is away (fail open: while Redis
+   * is away the apps keep serving from PostgreSQL, docs/scaling.md, and a
+   * limit that refused everyone then would turn a Redis outage into a
+   * platform outage; the budgets resume with Redis). Throws 429 1071 past
+   * a budget.
+   */
+  private async chargeAndAnswer(reply: FastifyReply, charged: Charge[], earlier: ChargedReading[]): Promise<ChargedReading[] | null> {
     let readings: QuotaReading[];
     try {
       readings = await this.counters.charge(charged.map(({ counter }) => counter));
     } catch (error) {
-      // Fail open: while Redis is away the apps keep serving from PostgreSQL
-      // (docs/scaling.md), and a limit that refused everyone then would turn a
-      // Redis outage into a platform outage. The budgets resume with Redis.
       this.reportFailure(error);
-      return;
+      return null;
     }
-
-    void reply.header('ratelimit-policy', charged.length === 2 ? this.bothPoliciesHeader : charged[0].policy.header);
-    void reply.header('ratelimit', readings.map((reading, index) => `"${charged[index].policy.name}";r=${reading.remaining};t=${reading.resetSeconds}`).join(', '));
+    const all = [...earlier, ...readings.map((reading, index) => ({ policy: charged[index].policy, reading }))];
+    const policies = charged.map(({ policy }) => policy);
+    const everyPolicy = [...earlier.map(({ policy }) => policy), ...policies];
+    void reply.header('ratelimit-policy', everyPolicy.length === 2 ? this.bothPoliciesHeader : everyPolicy[0].header);
+    void reply.header('ratelimit', all.map(({ policy, reading }) => `"${policy.name}";r=${reading.remaining};t=${reading.resetSeconds}`).join(', '));
     const refused = readings.findIndex((reading) => !reading.allowed);
     if (refused >= 0) {
       this.metrics.refused(`quota:${charged[refused].policy.name}`);
       throw new AppException('TooManyRequests', { retryAfterSeconds: readings[refused].resetSeconds });
     }
-    const tenantCharge = readings.length === charged.length && tenantID && pathTenantID ? charged[charged.length - 1].counter : undefined;
-    if (tenantCharge) this.refundUnlessGranted(reply, tenantCharge.key);
-  }
-
-  /**
-   * A tenant is charged before its access check runs (that check needs the
-   * operation's parameters, and validation answers before it). A request that
-   * never passed the check (refused 403, or refused 400 by validation before
-   * it) is given back to the tenant once answered, so callers who are not of
-   * a tenant cannot spend its budget; they still spend their own. Outside a
-   * request scope (never, in the apps) only a 403 is given back.
-   */
-  private refundUnlessGranted(reply: FastifyReply, key: string): void {
-    const inScope = currentRequest();
-    reply.raw.once('finish', () => {
-      if (inScope ? inScope.tenantAccessGranted : reply.statusCode !== 403) return;
-      this.counters.refund(key).catch((error: unknown) => this.reportFailure(error));
-    });
+    return all;
   }
 
   private counterOf(policy: Policy, subject: string): QuotaCounter {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { AuthCacheSettings } from './auth-cache-settings';
+import { CacheSeal } from './cache-seal';
 
 /** What a message names: one tenant and one subject (`operator:<id>`, `plugin:<id>`). */
 export interface ForgottenStanding {
@@ -9,7 +10,25 @@ export interface ForgottenStanding {
   subject: string;
 }
 
-const MESSAGE = /^([0-9a-f-]{36}) ((?:operator|plugin):[0-9a-f-]{36})$/;
+/** A message's sealed value: the tenant, the subject and when the change committed (ms). */
+const MESSAGE = /^([0-9a-f-]{36}) ((?:operator|plugin):[0-9a-f-]{36}) (\d{1,15})$/;
+
+/** How long a sealed message is accepted after it was sent: far longer than delivery takes. */
+const MESSAGE_LIFETIME_MS = 60_000;
+
+/**
+ * Clocks of replicas are not exact: a copy sealed up to this long after a
+ * change (by another replica's clock) is still taken for one from before it.
+ * Refusing a fresh copy costs one PostgreSQL read.
+ */
+export const CLOCK_SKEW_MARGIN_MS = 1_000;
+
+/**
+ * How long a change is remembered: longer than any standing copy lives
+ * (sealed for 5 s, refused past its expiry) plus the margin, so no copy
+ * sealed before the change can still be accepted once it is forgotten.
+ */
+const CHANGES_REMEMBERED_MS = 10_000;
 
 /**
  * Tells every replica that a standing changed (a member removed, a role
@@ -17,14 +36,24 @@ const MESSAGE = /^([0-9a-f-]{36}) ((?:operator|plugin):[0-9a-f-]{36})$/;
  * expires.
  *
  * Each replica listens on a Redis connection of its own. The in-process
- * copies may only be trusted while that connection is subscribed: while it
- * is down (and until it has subscribed again) a replica could miss a message,
- * so `listening` is false and TenantAccessService reads Redis or PostgreSQL
- * on every request; on every (re)subscription the in-process copies are
- * dropped, since messages sent meanwhile were lost.
+ * copies, and the Redis copies, may only be trusted while that connection is
+ * subscribed: while it is down (and until it has subscribed again) a replica
+ * could miss a message, so `listening` is false and TenantAccessService reads
+ * PostgreSQL on every request; on every (re)subscription the in-process
+ * copies are dropped, since messages sent meanwhile were lost.
  *
- * Messages are not signed: all a message can do is drop an entry, so a
- * forged one costs one Redis read, never grants or refuses anything.
+ * A copy in Redis is only as good as the changes it saw: one sealed before
+ * a change (a copy taken by whoever can write Redis, written back after a
+ * demotion) still verifies until it lapses. So each message says when the
+ * change committed, every replica remembers it a while, and a Redis copy
+ * sealed before the last change of its standing, or before this replica
+ * subscribed (it may have missed one), is a miss (`mayTrustCopy`).
+ *
+ * Messages are sealed like cache entries (CACHE_SECRET, bound to the
+ * channel), so whoever can publish on Redis cannot tell replicas when a
+ * change happened. A message that does not verify (forged, or from an app of
+ * an earlier release during a rollout) drops every in-process copy and is
+ * counted (`platform_cache_entries_refused_total{cache="standing-invalidation"}`).
  */
 @Injectable()
 export class StandingInvalidations implements OnModuleInit, OnApplicationShutdown {
@@ -33,15 +62,33 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
   private subscribed = false;
   private readonly forgetHandlers: ((standing: ForgottenStanding) => void)[] = [];
   private readonly resetHandlers: (() => void)[] = [];
+  /** When this replica last (re)subscribed: a copy sealed before may have missed a change. */
+  private subscribedAt = Infinity;
+  /** When each standing (`<tenant> <subject>`) last changed, for CHANGES_REMEMBERED_MS. */
+  private readonly changedAt = new Map<string, number>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly settings: AuthCacheSettings,
+    private readonly seal: CacheSeal,
   ) {}
 
   /** True while this replica is subscribed, so that no message since its last reset can have been missed. */
   get listening(): boolean {
     return this.subscribed;
+  }
+
+  /**
+   * Whether a Redis copy of `standing` sealed at `sealedAtMs` (the time its
+   * PostgreSQL read began) may be used: only while listening, only when
+   * sealed after this replica subscribed (a change before may have gone
+   * unheard), and only when sealed more than the clock margin after the
+   * standing's last change heard.
+   */
+  mayTrustCopy(standing: ForgottenStanding, sealedAtMs: number): boolean {
+    if (!this.subscribed || sealedAtMs <= this.subscribedAt) return false;
+    const changedAt = this.changedAt.get(`${standing.tenantID} ${standing.subject}`);
+    return changedAt === undefined || sealedAtMs > changedAt + CLOCK_SKEW_MARGIN_MS;
   }
 
   /** `forget` runs for each message; `reset` whenever messages may have been missed (every copy must go). */
@@ -72,9 +119,15 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
     this.subscriber?.disconnect();
   }
 
-  /** Tells every replica (this one included) to drop its copy of a standing. Throws when Redis fails. */
+  /**
+   * Tells every replica (this one included) to drop its copy of a standing,
+   * and that the change committed now (call it after the commit). Throws
+   * when Redis fails.
+   */
   async publish(standing: ForgottenStanding): Promise<void> {
-    await this.redis.publish(this.settings.invalidationChannel, `${standing.tenantID} ${standing.subject}`);
+    const changedAt = Date.now();
+    const value = `${standing.tenantID} ${standing.subject} ${changedAt}`;
+    await this.redis.publish(this.settings.invalidationChannel, this.seal.seal(this.settings.invalidationChannel, value, changedAt + MESSAGE_LIFETIME_MS));
   }
 
   private async subscribe(subscriber: Redis): Promise<void> {
@@ -82,6 +135,7 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
       await subscriber.subscribe(this.settings.invalidationChannel);
       // Whatever was kept before this subscription may have missed a message.
       this.reset();
+      this.subscribedAt = Date.now();
       this.subscribed = true;
     } catch (error) {
       this.logger.warn({ err: error }, 'standing invalidations not subscribed; reading standings from Redis and PostgreSQL');
@@ -90,14 +144,23 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
   }
 
   private received(message: string): void {
-    const parsed = MESSAGE.exec(message);
-    // Not ours, or garbled: drop everything rather than guess which entry it meant.
+    const now = Date.now();
+    const opened = this.seal.open('standing-invalidation', this.settings.invalidationChannel, message, now);
+    const parsed = opened === undefined ? null : MESSAGE.exec(opened);
+    // Not ours, forged or garbled: drop everything rather than guess which entry it meant (it can say no time).
     if (!parsed) return this.reset();
+    this.remember(`${parsed[1]} ${parsed[2]}`, Number(parsed[3]), now);
     for (const handler of this.forgetHandlers) handler({ tenantID: parsed[1], subject: parsed[2] });
+  }
+
+  private remember(standing: string, changedAt: number, now: number): void {
+    for (const [key, at] of this.changedAt) if (at < now - CHANGES_REMEMBERED_MS) this.changedAt.delete(key);
+    this.changedAt.set(standing, Math.max(changedAt, this.changedAt.get(standing) ?? -Infinity));
   }
 
   private stopTrusting(): void {
     this.subscribed = false;
+    this.subscribedAt = Infinity;
     this.reset();
   }
 

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
+import type { RequestQuotas } from './request-quotas';
 import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
@@ -42,7 +43,7 @@ const settings = new AuthCacheSettings({ current: 'a-cache-secret-for-these-test
 
 /** A replica's invalidation listener, subscribed before it is handed out. */
 async function listening(redis: Redis, started: StandingInvalidations[]): Promise<StandingInvalidations> {
-  const invalidations = new StandingInvalidations(redis, settings);
+  const invalidations = new StandingInvalidations(redis, settings, seal);
   invalidations.onModuleInit();
   started.push(invalidations);
   await vi.waitFor(() => expect(invalidations.listening).toBe(true));
@@ -53,7 +54,7 @@ describe('TenantAccessService standings', () => {
   let redis: Redis;
   let invalidations: StandingInvalidations;
   const started: StandingInvalidations[] = [];
-  const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener);
+  const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener, fake<RequestQuotas>({ chargeAdmittedTenant: async () => undefined }), settings);
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
@@ -120,13 +121,30 @@ describe('TenantAccessService standings', () => {
 
   it('keeps nothing in process while its invalidation listener is not subscribed', async () => {
     const db = database();
-    const deaf = new StandingInvalidations(redis, settings);
+    const deaf = new StandingInvalidations(redis, settings, seal);
     const access = replica(db, deaf);
     await access.require(operator, tenantID);
     await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
     db.role = null;
     expect(await refusalOf(access.require(operator, tenantID))).toBe('Forbidden');
     expect(db.reads).toBe(2);
+  });
+
+  it('refuses an owner standing copied from Redis before a demotion and written back after it: the database answers', async () => {
+    const key = `auth:v2:standing:${tenantID}:operator:${operator.operatorID}`;
+    const db = database();
+    db.role = 'owner';
+    const kept = replica(db, await listening(redis, started));
+    await kept.require(operator, tenantID, { ownerOnly: true });
+    const copy = (await redis.get(key))!;
+    db.role = 'member';
+    await replica(database()).forget(tenantID, `operator:${operator.operatorID}`);
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID, { ownerOnly: true }))).toBe('Forbidden'));
+    await redis.set(key, copy, 'PX', 4_000);
+    // Its seal still verifies; an unsigned message makes the replica drop what it kept in process.
+    await redis.publish(settings.invalidationChannel, `${tenantID} operator:${operator.operatorID}`);
+    expect(await refusalOf(kept.require(operator, tenantID, { ownerOnly: true }))).toBe('Forbidden');
+    expect(await refusalOf(replica(db).require(operator, tenantID, { ownerOnly: true }))).toBe('Forbidden');
   });
 
   it('drops every in-process standing when a message it cannot read arrives (a forged message only costs a lookup)', async () => {

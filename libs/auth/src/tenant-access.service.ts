@@ -1,14 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { canonicalUuid } from '@platform/http-common';
-import { recordTenantAccessGranted } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
+import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
+import { RequestQuotas } from './request-quotas';
 import { StandingInvalidations } from './standing-invalidations';
 import { grantTenantScope, TenantScope } from './tenant-scope';
 
@@ -62,6 +63,8 @@ export class TenantAccessService {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly seal: CacheSeal,
     private readonly invalidations: StandingInvalidations,
+    private readonly quotas: RequestQuotas,
+    private readonly settings: AuthCacheSettings,
   ) {
     invalidations.onChange(
       ({ tenantID, subject }) => {
@@ -77,19 +80,20 @@ export class TenantAccessService {
 
   /**
    * Throws 403 1004 (or 404 1062) unless the principal may act on the tenant;
-   * otherwise records the grant on the request (the request budgets give
-   * back a tenant's request that never passed it) and returns the scope that
+   * otherwise charges the request to the tenant's budget (only callers
+   * admitted spend it: 429 1071 past it) and returns the scope that
    * repository methods on its data require.
    */
   async require(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<TenantScope> {
     await this.check(principal, tenantID, requirement);
-    recordTenantAccessGranted();
+    await this.quotas.chargeAdmittedTenant(tenantID);
     return grantTenantScope(tenantID);
   }
 
   /**
    * The check of `require` alone, for an access rule with steps after it (the
-   * helpdesk connection): that rule records the grant once its last step passed.
+   * helpdesk connection): that rule charges the tenant's budget once its last
+   * step passed (`RequestQuotas.chargeAdmittedTenant`).
    */
   async check(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
     const standing = await this.standingOf(principal, tenantID);
@@ -129,18 +133,22 @@ export class TenantAccessService {
       this.logger.warn({ err: error }, 'standing cache unavailable, reading PostgreSQL');
       return undefined;
     });
-    // A value that does not verify is a miss: the standing is read from PostgreSQL.
-    const cached = shared && (this.seal.open('standing', key, shared.value, sharedReadAt) as Standing | undefined);
+    // A value that does not verify is a miss: the standing is read from PostgreSQL. So is one sealed
+    // before the standing last changed (a copy written back): it was read from a membership since replaced.
+    const entry = shared && this.seal.openEntry('standing', key, shared.value, sharedReadAt);
+    const sealedAt = entry ? entry.expiresAtMs - STANDING_TTL_SECONDS * 1000 : undefined;
+    const cached = entry && sealedAt !== undefined && this.invalidations.mayTrustCopy({ tenantID: normalizedTenantID, subject }, sealedAt) ? (entry.value as Standing) : undefined;
     if (cached !== undefined && STANDINGS.includes(cached)) {
       if (keptHere && shared?.expiresAtMs !== undefined && this.invalidationsHeard === heardBefore) this.operatorStandings.set(key, cached, shared.expiresAtMs);
       return cached;
     }
     const readAt = Date.now();
     const standing = await this.lookUp(principal, normalizedTenantID);
-    const sealed = this.seal.seal(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     // A standing changed while this lookup ran: the answer may be from before it, so it is not kept anywhere.
     if (this.invalidationsHeard !== heardBefore) return standing;
-    await this.redis.set(key, sealed, 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    if (this.settings.standingCopies === 'read-write') {
+      await this.redis.set(key, this.seal.seal(key, standing, readAt + STANDING_TTL_SECONDS * 1000), 'EX', STANDING_TTL_SECONDS).catch(() => undefined);
+    }
     if (keptHere) this.operatorStandings.set(key, standing, readAt + STANDING_TTL_SECONDS * 1000);
     return standing;
   }

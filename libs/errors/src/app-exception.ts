@@ -1,5 +1,5 @@
 import { ERROR_CATALOG, ErrorKey } from './catalog';
-import { isSecretField } from './secret-fields';
+import { isSecretField, redactSecrets } from './secret-fields';
 
 /** One offending input of a 400 1002 (docs/http-conventions.md, Validation). */
 export interface FieldError {
@@ -79,16 +79,32 @@ function withoutSecretValue(field: FieldError): FieldError {
   return { field: field.field, allowed: field.allowed };
 }
 
-/** Renders any value as the `received` string of a field error. */
+/**
+ * Renders any value as the `received` string of a field error. An object or
+ * array is rendered with the value of every secret-named key in it, at any
+ * depth, `[redacted]`: a field that is not a secret may still hold one.
+ */
 export function renderReceived(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'string') return value;
   if (typeof value === 'bigint') return value.toString();
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(redactSecrets(value)) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+/**
+ * The JSON type of a value (`object`, `array`, `string`, `number`,
+ * `boolean`, `null`; `undefined` when absent): all that a refused body is
+ * answered with. A body may be anything the client sent, its password
+ * included, so its value is never echoed (docs/errors.md).
+ */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
 }
 
 /** `{errors: [body]}`: the envelope of docs/errors.md. */

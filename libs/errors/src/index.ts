@@ -1,6 +1,6 @@
 export { ERROR_CATALOG, errorKeyOfCode } from './catalog';
 export type { ErrorDefinition, ErrorKey } from './catalog';
-export { AppException, errorEnvelope, renderReceived } from './app-exception';
+export { AppException, errorEnvelope, jsonTypeOf, renderReceived } from './app-exception';
 export { isSecretField, REDACTED, redactSecrets } from './secret-fields';
 export type { ErrorBody, FieldError } from './app-exception';
 export { answerClientError, answerConnectRequest, clientErrorResponse, rawErrorResponse } from './client-error';

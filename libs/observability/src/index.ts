@@ -10,7 +10,7 @@ export { MetricsModule } from './metrics/metrics.module';
 export { METRIC_PREFIX, PlatformMetrics } from './metrics/platform-metrics';
 export type { PoolCounts, ProviderOutcome, ScrapeGauge, TransportOutcome } from './metrics/platform-metrics';
 export { observeRequestDurations, UNMATCHED_ROUTE } from './metrics/request-metrics';
-export { actAs, currentActor, currentRequest, currentRequestID, recordTenantAccessGranted, runWithRequestID } from './request-scope';
+export { actAs, currentActor, currentRequest, currentRequestID, runWithRequestID } from './request-scope';
 export { continueFrom, continueJobFrom, detachedFromRequest, inSpan, nameRequestSpan, propagatedHeaders, SpanKind } from './tracing/propagation';
 export type { PropagatedHeaders, SpanDescription } from './tracing/propagation';
 export { tracingActive, stopTracing } from './tracing/tracing-state';

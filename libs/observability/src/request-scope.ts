@@ -18,12 +18,6 @@ export interface RequestInScope {
    * apps and jobs beside the request id.
    */
   actor?: string;
-  /**
-   * Set once the request's access check on the tenant it acts on has passed
-   * (libs/auth, after-access.ts): the request budgets give the tenant its
-   * request back when it was never granted (docs/security.md, Rate limits).
-   */
-  tenantAccessGranted?: boolean;
 }
 
 const scope = new AsyncLocalStorage<RequestInScope>();
@@ -51,12 +45,6 @@ export function currentActor(): string | undefined {
 export function actAs(actor: string): void {
   const store = scope.getStore();
   if (store) store.actor = actor;
-}
-
-/** Records that the current request passed its tenant access check. Outside any request it does nothing. */
-export function recordTenantAccessGranted(): void {
-  const store = scope.getStore();
-  if (store) store.tenantAccessGranted = true;
 }
 
 /** Runs `work` (and everything it starts) under `requestID` (and `actor`), carried by a message or job. */

@@ -40,16 +40,6 @@ describe.each(['redis', 'in-memory server'] as const)('QuotaCounters on %s', (ki
     expect(await redis.pttl(principal.key)).toBeGreaterThan(58_000);
   });
 
-  it('refunds within the window only, never leaving a key without expiry', async () => {
-    const tenant = counter('t2', 5);
-    await counters.charge([tenant]);
-    await counters.charge([tenant]);
-    await counters.refund(tenant.key);
-    expect(Number(await redis.get(tenant.key))).toBe(1);
-    await counters.refund(counter('gone', 5).key);
-    expect(await redis.exists(`${prefix}:gone`)).toBe(0);
-  });
-
   it('keeps charging when the server has forgotten its scripts (SCRIPT FLUSH, a failover)', async () => {
     const tenant = counter('flushed', 5);
     await counters.charge([tenant]);

@@ -43,12 +43,6 @@ local count2, ttl2 = charge(KEYS[2], ARGV[4])
 return {count1, ttl1, count2, ttl2}
 `;
 
-/** Only within the window: a DECR after it ended would leave a key with no expiry. */
-const REFUND_SCRIPT = `
-if redis.call('PTTL', KEYS[1]) > 0 then redis.call('DECR', KEYS[1]) end
-return 0
-`;
-
 /** The charge script as an ioredis command (defineCommand): EVALSHA once the connection has run it. */
 const CHARGE_COMMAND = 'platformChargeQuotas';
 
@@ -67,7 +61,7 @@ type ChargeCommand = (numberOfKeys: number, ...keysAndArguments: (string | numbe
 export class QuotaCounters {
   private readonly chargeCommand: ChargeCommand;
 
-  constructor(private readonly redis: Redis) {
+  constructor(redis: Redis) {
     redis.defineCommand(CHARGE_COMMAND, { lua: CHARGE_SCRIPT });
     // defineCommand adds the method at run time; ioredis's types cannot know its name.
     const command = (redis as Redis & Record<typeof CHARGE_COMMAND, ChargeCommand>)[CHARGE_COMMAND];
@@ -89,10 +83,5 @@ export class QuotaCounters {
       readings.push({ remaining: Math.max(limit - count, 0), resetSeconds: Math.max(Math.ceil(ttlMs / 1000), 1), allowed: count <= limit });
     }
     return readings;
-  }
-
-  /** Gives back one request of a counter charged earlier (a request its tenant never let through). */
-  async refund(key: string): Promise<void> {
-    await this.redis.eval(REFUND_SCRIPT, 1, key);
   }
 }

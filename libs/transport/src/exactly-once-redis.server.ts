@@ -4,6 +4,7 @@ import type Redis from 'ioredis';
 import { MessageAuthenticator, parseChannelMessage } from './message-authentication';
 import { IncomingMessages } from './message-headers';
 import { RefusedMessages } from './refused-messages';
+import { runInTransportRequest } from './transport-request-scope';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
 
 /** How long a claim on a request id is kept: far longer than any caller waits. */
@@ -24,7 +25,11 @@ type ServerOptions = ConstructorParameters<typeof ServerRedis>[0];
  *   request, and would run handlers with side effects (removing a connection,
  *   creating a VM) once per replica. Each replica first claims the request id
  *   with an atomic `SET NX`; the one that wins handles it and answers, the
- *   others stay silent.
+ *   others stay silent. The claim is the fast path only: whoever can write
+ *   Redis can delete it, so a handler that writes also records the request
+ *   id in PostgreSQL, in the transaction of its change (the id is in scope:
+ *   `currentTransportRequest`), and a second run of the id changes nothing
+ *   (docs/transport.md, Exactly once).
  * - Every channel carries the environment's namespace (transport-settings.ts),
  *   so another environment on the same Redis server is never heard or answered.
  * - It reconnects for ever after a Redis outage instead of giving up.
@@ -86,7 +91,8 @@ export class ExactlyOnceRedisServer extends ServerRedis {
       if (claimed !== 'OK') return undefined;
     }
     // Nest reads the packet from the text it is given: the verified one, re-serialised for it alone.
-    return super.handleMessage(messagePattern, JSON.stringify(opened.packet), pub, pattern === channel ? messagePattern : pattern);
+    const handle = () => super.handleMessage(messagePattern, JSON.stringify(opened.packet), pub, pattern === channel ? messagePattern : pattern);
+    return requestID === undefined ? handle() : runInTransportRequest({ id: requestID, pattern: messagePattern }, handle);
   }
 
   /** Nest's publisher of replies, each sealed for the reply channel it goes out on. */

@@ -4,6 +4,8 @@ export { isRpcErrorPayload, toRpcErrorPayload } from './rpc-error';
 export type { RpcErrorPayload } from './rpc-error';
 export { RpcErrorFilter, RpcValidationPipe } from './rpc-server';
 export { TransportClient } from './transport-client';
+export { currentTransportRequest, ReplayedTransportRequest } from './transport-request-scope';
+export type { TransportRequestInScope } from './transport-request-scope';
 export { TransportClientModule } from './transport-client.module';
 export { TransportReadiness, TransportReadinessModule } from './transport-readiness';
 export type { TransportReadinessState } from './transport-readiness';

@@ -3,6 +3,7 @@ import { AppException, isUnavailableDependency, redactSecrets } from '@platform/
 import { RequestValidationPipe } from '@platform/http-common';
 import { Observable, throwError } from 'rxjs';
 import { toRpcErrorPayload } from './rpc-error';
+import { ReplayedTransportRequest } from './transport-request-scope';
 
 /**
  * Validates message payloads on receipt with the same rules (and the same
@@ -30,6 +31,11 @@ export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
 
   catch(exception: unknown, host: ArgumentsHost): Observable<never> {
     if (exception instanceof AppException) return throwError(() => toRpcErrorPayload(exception));
+    if (exception instanceof ReplayedTransportRequest) {
+      // Only a message published again by someone who can write Redis (its claim deleted) gets here.
+      this.logger.warn({ rpc: { id: exception.request.id, pattern: exception.request.pattern } }, 'transport request replayed: handled once already, nothing done');
+      return throwError(() => toRpcErrorPayload(new AppException('Forbidden')));
+    }
     if (isUnavailableDependency(exception)) {
       this.logger.warn({ err: exception }, 'PostgreSQL or Redis unavailable while handling a message');
       return throwError(() => toRpcErrorPayload(new AppException('InternalServiceUnavailable', { cause: exception })));

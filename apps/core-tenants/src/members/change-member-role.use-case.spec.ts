@@ -2,13 +2,14 @@ import { trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { ChangeMemberRoleUseCase } from './change-member-role.use-case';
 import { FakeMembers, TENANT } from './members.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
 
 const scope = trustedTenantScope(TENANT);
 
 describe('ChangeMemberRoleUseCase', () => {
   it('changes the role under the lock, records and emits it in the transaction, then forgets the standing', async () => {
     const members = new FakeMembers({ boss: 'owner', ana: 'member' });
-    const reply = await new ChangeMemberRoleUseCase(...members.parts()).execute({ scope, actorOperatorID: 'boss', operatorID: 'ana', role: 'owner' });
+    const reply = await new ChangeMemberRoleUseCase(...members.parts(), NOT_A_TRANSPORT_REQUEST).execute({ scope, actorOperatorID: 'boss', operatorID: 'ana', role: 'owner' });
     expect(reply).toMatchObject({ changed: true, member: { operatorID: 'ana', role: 'owner' } });
     expect(members.roles.get('ana')).toBe('owner');
     expect(members.locks).toBe(1);
@@ -23,7 +24,7 @@ describe('ChangeMemberRoleUseCase', () => {
 
   it('changes, records and forgets nothing when the member has the role already', async () => {
     const members = new FakeMembers({ boss: 'owner', ana: 'member' });
-    const reply = await new ChangeMemberRoleUseCase(...members.parts()).execute({ scope, actorOperatorID: 'boss', operatorID: 'ana', role: 'member' });
+    const reply = await new ChangeMemberRoleUseCase(...members.parts(), NOT_A_TRANSPORT_REQUEST).execute({ scope, actorOperatorID: 'boss', operatorID: 'ana', role: 'member' });
     expect(reply.changed).toBe(false);
     expect([members.audit.records, members.webhooks.events, members.access.forgotten]).toEqual([[], [], []]);
   });
@@ -34,7 +35,7 @@ describe('ChangeMemberRoleUseCase', () => {
     ['an operator who is not a member', { boss: 'owner' }, 'boss', 'ghost', 'MemberNotFound'],
   ] as const)('refuses %s, writing, emitting and forgetting nothing', async (_case, roles, actorOperatorID, operatorID, key) => {
     const members = new FakeMembers({ ...roles });
-    const change = new ChangeMemberRoleUseCase(...members.parts()).execute({ scope, actorOperatorID, operatorID, role: operatorID === 'boss' ? 'member' : 'owner' });
+    const change = new ChangeMemberRoleUseCase(...members.parts(), NOT_A_TRANSPORT_REQUEST).execute({ scope, actorOperatorID, operatorID, role: operatorID === 'boss' ? 'member' : 'owner' });
     await expect(change).rejects.toMatchObject({ key });
     expect([members.audit.records, members.webhooks.events, members.access.forgotten]).toEqual([[], [], []]);
     expect(Object.fromEntries(members.roles)).toEqual(roles);

@@ -6,6 +6,7 @@ import { WebhookEvents } from '@platform/webhooks';
 import { MemberChange } from './member-change';
 import { MemberStanding } from './member-standing';
 import { MembersRepository } from './members.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 export interface ChangeMemberRoleCommand {
   /** The tenant services-api checked the actor's ownership of. */
@@ -32,11 +33,14 @@ export class ChangeMemberRoleUseCase {
     private readonly audit: AuditTrail,
     private readonly webhooks: WebhookEvents,
     private readonly standing: MemberStanding,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: ChangeMemberRoleCommand): Promise<ChangeMemberRoleReply> {
     const { scope, operatorID, role } = command;
     const reply = await this.members.transaction(async (runner) => {
+      // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+      await this.handled.record(runner);
       const member = await this.change.lockedMember(runner, scope, command.actorOperatorID, operatorID);
       if (member.role === role) return { member, changed: false };
       if (member.role === 'owner') await this.change.requireAnotherOwner(runner, scope);

@@ -3,6 +3,7 @@ import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { CreateInvitationUseCase } from './create-invitation.use-case';
 import type { NewInvitation, OperatorsRepository } from './operators.repository';
+import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
 
 const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 
@@ -37,14 +38,14 @@ const command = (overrides: Partial<NewInvitation> = {}): NewInvitation => ({
 describe('CreateInvitationUseCase', () => {
   it('records the invitation and answers what its mail names', async () => {
     const fake = new FakeOperators();
-    const reply = await new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail()).execute(command());
+    const reply = await new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail(), NOT_A_TRANSPORT_REQUEST).execute(command());
     expect(reply).toEqual({ invitationID: command().id, tenantName: 'Acme Atendimento', inviterName: 'Olivia' });
     expect([...fake.invitations.values()]).toEqual([command()]);
   });
 
   it('records one invitation however often the same id is asked for', async () => {
     const fake = new FakeOperators();
-    const useCase = new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail());
+    const useCase = new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail(), NOT_A_TRANSPORT_REQUEST);
     await useCase.execute(command());
     await useCase.execute(command());
     expect(fake.invitations.size).toBe(1);
@@ -53,7 +54,7 @@ describe('CreateInvitationUseCase', () => {
 
   it('refuses a tenant that is gone: 404 1062, nothing recorded', async () => {
     const fake = new FakeOperators();
-    const refused = new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail()).execute(command({ tenantID: '3f1c9a52-7a4e-4d8b-9a61-0c2f5e8b7d10' }));
+    const refused = new CreateInvitationUseCase(fake.asRepository(), fake.audit.asTrail(), NOT_A_TRANSPORT_REQUEST).execute(command({ tenantID: '3f1c9a52-7a4e-4d8b-9a61-0c2f5e8b7d10' }));
     await expect(refused).rejects.toSatisfy((error: unknown) => error instanceof AppException && error.key === 'TenantNotFound');
     expect(fake.invitations.size).toBe(0);
     expect(fake.audit.records).toEqual([]);

@@ -4,6 +4,7 @@ import { trustedTenantScope } from '@platform/auth';
 import { CreateInvitationReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { NewInvitation, OperatorsRepository } from './operators.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 export type CreateInvitationCommand = NewInvitation;
 
@@ -17,6 +18,7 @@ export class CreateInvitationUseCase {
   constructor(
     private readonly operators: OperatorsRepository,
     private readonly audit: AuditTrail,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: CreateInvitationCommand): Promise<CreateInvitationReply> {
@@ -25,6 +27,8 @@ export class CreateInvitationUseCase {
     if (!context) throw new AppException('TenantNotFound');
     // The invitation and its audit record commit together; a retry records neither again.
     await this.operators.transaction(async (runner) => {
+      // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+      await this.handled.record(runner);
       if (!(await this.operators.createInvitation(command, runner))) return;
       await this.audit.record(runner, trustedTenantScope(command.tenantID), {
         action: 'invitation.sent',

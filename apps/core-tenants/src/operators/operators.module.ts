@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MemberStanding } from '../members/member-standing';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import { CheckInvitationUseCase } from './check-invitation.use-case';
 import { CheckOperatorEmailUseCase } from './check-operator-email.use-case';
@@ -14,6 +15,7 @@ import { WithdrawInvitationUseCase } from './withdraw-invitation.use-case';
   controllers: [OperatorsRpcController],
   providers: [
     OperatorsRepository,
+    MemberStanding,
     RegisterOperatorUseCase,
     CheckOperatorEmailUseCase,
     CreateInvitationUseCase,

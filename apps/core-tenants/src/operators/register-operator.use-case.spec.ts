@@ -3,6 +3,7 @@ import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from
 import { describe, expect, it } from 'vitest';
 import type { InvitationRow, NewOperator, OperatorsRepository } from './operators.repository';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
+import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
@@ -45,14 +46,14 @@ const operator = (email: string): NewOperator => ({ email, firstname: 'Ana', las
 describe('RegisterOperatorUseCase', () => {
   it('creates an operator whose address has no account yet', async () => {
     const fake = new FakeOperators();
-    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br') });
+    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST).execute({ operator: operator('ana@acme.com.br') });
     expect(reply).toEqual({ outcome: 'registered', operatorID: 'op-1' });
   });
 
   it('tells services-api an address already has an account, and writes nothing', async () => {
     const fake = new FakeOperators();
     fake.operators.set('ana@acme.com.br', 'existing');
-    expect(await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br') })).toEqual({
+    expect(await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST).execute({ operator: operator('ana@acme.com.br') })).toEqual({
       outcome: 'email-taken',
     });
     expect([...fake.operators.values()]).toEqual(['existing']);
@@ -61,7 +62,7 @@ describe('RegisterOperatorUseCase', () => {
   it('with a usable invitation, creates the operator as a member and uses the invitation up', async () => {
     const fake = new FakeOperators();
     fake.invite('ana@acme.com.br');
-    const useCase = new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents());
+    const useCase = new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST);
     const reply = await useCase.execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
     expect(reply).toEqual({ outcome: 'registered', operatorID: 'op-1' });
     expect(fake.memberships).toEqual([`${TENANT}:op-1:member`]);
@@ -82,7 +83,7 @@ describe('RegisterOperatorUseCase', () => {
     fake.invite('ana@acme.com.br');
     arrange(fake);
     const before = fake.invitations.get(TOKEN_HASH)?.acceptedAt;
-    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents()).execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
+    const reply = await new RegisterOperatorUseCase(fake.asRepository(), clock, fake.audit.asTrail(), fake.webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST).execute({ operator: operator('ana@acme.com.br'), invitationTokenHash: TOKEN_HASH });
     expect(reply).toEqual({ outcome: 'invitation-unusable' });
     expect(fake.memberships).toEqual([]);
     expect(fake.audit.records).toEqual([]);

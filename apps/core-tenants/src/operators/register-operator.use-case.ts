@@ -6,6 +6,7 @@ import { RegisterOperatorReply } from '@platform/contracts';
 import { WebhookEvents } from '@platform/webhooks';
 import { invitationAccepted, usableInvitation } from './invitations';
 import { NewOperator, OperatorsRepository } from './operators.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 export interface RegisterOperatorCommand {
   operator: NewOperator;
@@ -28,15 +29,21 @@ export class RegisterOperatorUseCase {
     private readonly clock: Clock,
     private readonly audit: AuditTrail,
     private readonly webhooks: WebhookEvents,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: RegisterOperatorCommand): Promise<RegisterOperatorReply> {
     const { operator, invitationTokenHash } = command;
     if (invitationTokenHash === undefined) {
-      const operatorID = await this.operators.create(operator);
-      return operatorID ? { outcome: 'registered', operatorID } : { outcome: 'email-taken' };
+      return this.operators.transaction(async (runner) => {
+        // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+        await this.handled.record(runner);
+        const operatorID = await this.operators.create(operator, runner);
+        return operatorID ? { outcome: 'registered', operatorID } : { outcome: 'email-taken' };
+      });
     }
     return this.operators.transaction(async (runner) => {
+      await this.handled.record(runner);
       const invitation = await this.operators.lockInvitationByTokenHash(runner, invitationTokenHash);
       const now = this.clock.now();
       if (!usableInvitation(invitation, operator.email, now.getTime())) return { outcome: 'invitation-unusable' };
@@ -52,6 +59,7 @@ export class RegisterOperatorUseCase {
         `operator:${operatorID}`,
       );
       await this.webhooks.emit(runner, scope, invitationAccepted(invitation.id, operatorID));
+      // No standing to forget: the operator is new, so nothing can have cached one for them.
       return { outcome: 'registered', operatorID };
     });
   }

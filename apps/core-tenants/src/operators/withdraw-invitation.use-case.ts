@@ -4,6 +4,7 @@ import { trustedTenantScope } from '@platform/auth';
 import { WithdrawInvitationReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { OperatorsRepository } from './operators.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 /** Why an invitation is withdrawn, as its `invitation.revoked` record says. */
 export const WITHDRAWAL_REASONS = {
@@ -30,11 +31,14 @@ export class WithdrawInvitationUseCase {
   constructor(
     private readonly operators: OperatorsRepository,
     private readonly audit: AuditTrail,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: WithdrawInvitationCommand): Promise<WithdrawInvitationReply> {
     // The audit log keeps `invitation.sent`; the withdrawal is recorded beside it, in the same transaction as the delete.
     const withdrawn = await this.operators.transaction(async (runner) => {
+      // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+      await this.handled.record(runner);
       const tenantID = await this.operators.withdrawInvitation(command.invitationID, runner, command.tenantID);
       if (tenantID === undefined) return false;
       await this.audit.record(runner, trustedTenantScope(tenantID), {

@@ -11,6 +11,7 @@ import { WebhookEvents } from '@platform/webhooks';
 import { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { ClaimedConnection, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { VmProvider } from './vms/vm.provider';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 /** How long a removal's claim holds if its replica never finishes it (milliseconds). */
 export const REMOVAL_CLAIM_LEASE_MS = Symbol('REMOVAL_CLAIM_LEASE_MS');
@@ -71,6 +72,7 @@ export class DeletePluginConnectionUseCase {
     @Inject(REMOVAL_CLAIM_LEASE_MS) private readonly claimLeaseMs: number,
     private readonly audit: AuditTrail,
     private readonly webhooks: WebhookEvents,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: DeletePluginConnectionCommand): Promise<DeletePluginConnectionReply> {
@@ -90,6 +92,8 @@ export class DeletePluginConnectionUseCase {
     }
     const completed = await this.removals
       .transaction(async (runner) => {
+        // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+        await this.handled.record(runner);
         const removed = await this.removals.complete(scope, pluginConnectionID, propagatedHeaders() ?? null, runner);
         if (removed) {
           await this.audit.record(runner, scope, {

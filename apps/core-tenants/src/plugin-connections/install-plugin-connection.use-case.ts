@@ -12,6 +12,7 @@ import { InstallIntentsRepository, ProviderRequest } from './install-intents.rep
 import { installIntentID } from './install-keys';
 import { InstallProvisioning, ProvisionedResources } from './install-provisioning';
 import { InstallTarget, PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
+import { HandledTransportRequests } from '../transport/handled-transport-requests.repository';
 
 /** How long an install holds its intent before the reconciler may take it over (seconds). */
 export const INSTALL_INTENT_LEASE_SECONDS = Symbol('INSTALL_INTENT_LEASE_SECONDS');
@@ -49,6 +50,7 @@ export class InstallPluginConnectionUseCase {
     @Inject(INSTALL_INTENT_LEASE_SECONDS) private readonly leaseSeconds: number,
     private readonly credentials: CredentialStore,
     private readonly webhooks: WebhookEvents,
+    private readonly handled: HandledTransportRequests,
   ) {}
 
   async execute(command: InstallPluginConnectionCommand): Promise<InstallPluginConnectionReply> {
@@ -111,6 +113,8 @@ export class InstallPluginConnectionUseCase {
   ): Promise<'inserted' | 'already-installed' | 'claim-lost'> {
     const { pluginConnectionID, pluginID, plugin, resources } = install;
     return this.installs.transaction(async (runner) => {
+      // Once per transport request, whatever Redis says: a replay changes nothing (docs/transport.md, Exactly once).
+      await this.handled.record(runner);
       const inserted = await this.installs.insert(
         scope,
         {

@@ -292,7 +292,7 @@ describe('POST /v1/tenants/:tenantID/campaigns-models (operation 2)', () => {
     it('refuses malformed JSON and a body that is not an object', async () => {
       for (const [body, received] of [
         ['{"campaignModelName":', 'malformed JSON'],
-        ['[1,2]', '[1,2]'],
+        ['[1,2]', 'array'],
       ]) {
         const response = await create(body);
         expect(singleError(response.error)).toEqual(ERRORS.validation([{ field: 'body', received, allowed: 'a JSON object' }]));

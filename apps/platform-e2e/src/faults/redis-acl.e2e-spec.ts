@@ -100,6 +100,10 @@ describe('Redis with one ACL user per app', () => {
     expect(await asUser(platform, app('plugins-helpdesk'), 'GET', 'signup:v1:delivery-failing')).toMatch(/NOPERM/);
     // plugins-helpdesk only listens for forgotten standings; it never tells.
     expect(await asUser(platform, app('plugins-helpdesk'), 'PUBLISH', `auth:v2:standings-forgotten:${NAMESPACE}`, 'x')).toMatch(/NOPERM/);
+    // plugins-helpdesk reads standings and revocations, never writes them (docs/security.md, Caches in Redis).
+    expect(await asUser(platform, app('plugins-helpdesk'), 'SET', 'auth:v2:standing:t:operator:o', 'x')).toMatch(/NOPERM/);
+    expect(await asUser(platform, app('plugins-helpdesk'), 'DEL', 'auth:v2:connection-revoked:x')).toMatch(/NOPERM/);
+    expect(await asUser(platform, app('plugins-helpdesk'), 'GET', 'auth:v2:standing:t:operator:o')).toBeNull();
     expect(await asUser(platform, app('services-api'), 'SET', `transport:v1:claim:${NAMESPACE}:forged`, '1')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('services-api'), 'PUBLISH', `production:operator-tokens.issue`, '{}')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('core-tenants'), 'GET', 'helpdesk:v1:refresh:x')).toMatch(/NOPERM/);

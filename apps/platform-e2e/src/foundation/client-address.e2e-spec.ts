@@ -55,4 +55,9 @@ describe('client address behind a proxy on loopback (TRUST_PROXY=127.0.0.1)', ()
     expect(await statusesFrom(platform, ['2001:db8:1:3::1'])).toEqual([401]);
     expect(await statusesFrom(platform, ['192.0.2.44', '::ffff:192.0.2.44', '192.0.2.44', '::ffff:c000:22c'])).toEqual([401, 401, 401, 429]);
   });
+
+  it('counts a hop written with a port (ip:port, [v6]:port) as its address: one client is one client', async () => {
+    expect(await statusesFrom(platform, ['198.51.100.77:40001', '198.51.100.77:40002', '198.51.100.77', '198.51.100.77:40004'])).toEqual([401, 401, 401, 429]);
+    expect(await statusesFrom(platform, ['[2001:db8:7:7::1]:40001', '[2001:db8:7:7::2]:40002', '2001:db8:7:7::3', '[2001:db8:7:7::4]'])).toEqual([401, 401, 401, 429]);
+  });
 });

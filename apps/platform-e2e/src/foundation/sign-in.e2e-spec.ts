@@ -4,6 +4,9 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
+/** A password a refused body carries, which no answer may show. */
+const SECRET = 'correct-horse-battery-staple-42';
+
 describe('POST /v1/operators/sign-in', () => {
   let platform: TestPlatform;
   let operator: OperatorFixture;
@@ -71,6 +74,23 @@ describe('POST /v1/operators/sign-in', () => {
     expect(answer.response.status).toBe(400);
     expect(singleError(answer.error).fields).toEqual([{ field: 'password', allowed }]);
     expect(JSON.stringify(answer.error)).not.toContain('correct-horse');
+  });
+
+  it.each([
+    ['an array', `["a@acme.com.br", "${SECRET}"]`, 'array'],
+    ['a JSON string', JSON.stringify(`{"password": "${SECRET}"}`), 'string'],
+  ])('refuses a body that is %s with 1002 on body, answering its JSON type and nothing of it', async (_, raw, type) => {
+    const answer = await fetch(`${platform.coreUrl}/v1/operators/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.6' }, body: raw });
+    const body = await answer.text();
+    expect(answer.status).toBe(400);
+    expect(singleError(JSON.parse(body)).fields).toEqual([{ field: 'body', received: type, allowed: 'a JSON object' }]);
+    expect(body).not.toContain(SECRET);
+  });
+
+  it('never echoes a secret held inside a field that is not one', async () => {
+    const answer = await signIn({ operatorEmail: { password: SECRET } as never, password: 'x' }, { 'x-forwarded-for': '10.0.0.7' });
+    expect(answer.response.status).toBe(400);
+    expect(JSON.stringify(answer.error)).not.toContain(SECRET);
   });
 
   it('limits attempts per address from one client (429 1071 with Retry-After), the right password included', async () => {

@@ -1,8 +1,28 @@
 import { MetricsListener } from '@platform/observability';
 import { request, singleError } from '@platform/testing';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { scrape } from '../support/metrics';
 import { startPlatform, TestPlatform } from '../support/platform';
+
+/**
+ * Sends `count` GETs of `path` pipelined on one connection and resets the
+ * connection at the first byte of an answer, as an attacker does so that no
+ * answer after the first is ever finished.
+ */
+function pipelineAndReset(baseUrl: string, path: string, headers: Record<string, string>, count: number): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  const head = Object.entries({ host: `${hostname}:${port}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\n${head}\r\n`.repeat(count)));
+    socket.once('data', () => {
+      socket.resetAndDestroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}
 
 const TOO_MANY = { statusCode: 429, error: 'TooManyRequestsError', error_code: 1071, message: 'Too many requests. Try again later.' };
 
@@ -78,6 +98,21 @@ describe('request budgets of authenticated operations', () => {
     expect((await shortcuts(target.tenantID, target.headers[1])).status).toBe(429);
   });
 
+  it('services-api: strangers who pipeline requests and reset the connection spend nothing of the tenant\'s budget', async () => {
+    const target = await tenantWithMembers(1);
+    const strangers = [await tenantWithMembers(1), await tenantWithMembers(1)];
+    for (const stranger of strangers) {
+      await pipelineAndReset(platform.servicesUrl, `/v1/tenants/${target.tenantID}/notifications`, stranger.headers[0], 6);
+    }
+    // Every pipelined request was served (each stranger's own budget of 4 is spent), answers unread.
+    for (const stranger of strangers) {
+      await eventually(async () => expect((await shortcuts(stranger.tenantID, stranger.headers[0])).status).toBe(429));
+    }
+    const first = await shortcuts(target.tenantID, target.headers[0]);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit')).toMatch(/^"principal";r=3;t=\d+, "tenant";r=5;t=\d+$/);
+  });
+
   it('services-api: requests refused before the access check (400 1002) spend nothing of the tenant\'s budget either', async () => {
     const target = await tenantWithMembers(2);
     const outsider = await tenantWithMembers(1);
@@ -122,6 +157,9 @@ describe('request budgets of authenticated operations', () => {
 
   it('plugins-helpdesk: the request past the budget is 429 1071 with Retry-After and the headers', async () => {
     const { tenantID, headers } = await tenantWithMembers(1);
+    // The tenant's budget is charged once the helpdesk access rule admits the caller: the tenant has the helpdesk connected.
+    const helpdesk = await platform.fixtures.plugin({ name: 'Central de ajuda', urn: 'urn:plugin:helpdesk' });
+    await platform.fixtures.connection(tenantID, helpdesk.pluginID);
     const domains = () => request(platform.helpdeskUrl, `/helpdesk/v1/tenants/${tenantID}/helpdesk/domains`, { headers: headers[0] });
     const first = await domains();
     expect(first.headers.get('ratelimit-policy')).toBe('"principal";q=4;w=60, "tenant";q=6;w=60');

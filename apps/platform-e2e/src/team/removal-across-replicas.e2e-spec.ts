@@ -2,9 +2,10 @@ import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-h
 import { createServicesApiApp, ServicesApiConfig } from '@apps/services-api';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPluginsHelpdeskClient, createServicesApiClient, PluginsHelpdeskClient, ServicesApiClient } from '@platform/api-client';
-import { StandingInvalidations } from '@platform/auth';
+import { standingInvalidationChannel, StandingInvalidations } from '@platform/auth';
 import { loadConfig } from '@platform/config';
 import { OperatorFixture, TEST_REDIS_URL } from '@platform/testing';
+import { transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -122,6 +123,48 @@ describe('membership changes across replicas of services-api and plugins-helpdes
       // Still a member: reading the team is allowed.
       expect((await membersSeenBy(client, bearer)).response.status).toBe(200);
     }
+  });
+
+  it('refuses an owner standing copied from Redis before a demotion and written back after it, a forget signal published by hand', async () => {
+    const second = await platform.fixtures.operator();
+    await platform.fixtures.membership(tenantID, second.operatorID, 'owner');
+    const bearer = `Bearer ${await platform.tokenFor(second.operatorID)}`;
+    for (const client of services) expect((await invitationsSeenBy(client, bearer)).response.status).toBe(200);
+    const attacker = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      const key = `auth:v2:standing:${tenantID}:operator:${second.operatorID}`;
+      const copy = await attacker.get(key);
+      expect(copy).toMatch(/\.owner$/);
+
+      const demoted = await services[0].PATCH('/v1/tenants/{tenantID}/operators/{operatorID}', {
+        params: { path: { tenantID, operatorID: second.operatorID } },
+        body: { role: 'member' },
+        headers: { authorization: ownerBearer },
+      });
+      expect(demoted.response.status).toBe(200);
+
+      // The copy's seal still verifies; the unsigned signal makes every replica drop what it kept in process.
+      await attacker.set(key, copy!, 'PX', 5_000);
+      await attacker.publish(standingInvalidationChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! })), `${tenantID} operator:${second.operatorID}`);
+      for (const client of services) expect((await invitationsSeenBy(client, bearer)).error).toMatchObject({ errors: [{ error_code: 1004 }] });
+    } finally {
+      attacker.disconnect();
+    }
+  });
+
+  it('admits an operator at once on accepting an invitation: their first request after, on every replica of both apps, is 200', async () => {
+    const invitee = await platform.fixtures.operator();
+    const bearer = `Bearer ${await platform.tokenFor(invitee.operatorID)}`;
+    // Every replica has answered "not a member", and keeps that answer for its 5 s.
+    await warmEveryReplica(bearer, 403);
+    const { token } = await platform.fixtures.invitation(tenantID, invitee.email, { invitedBy: owner.operatorID });
+
+    const accepted = await services[0].POST('/v1/operators/invitations/acceptance', { body: { invitationToken: token }, headers: { authorization: bearer } });
+    expect(accepted.response.status).toBe(200);
+
+    // No waiting: the first request after the answer, on each replica.
+    for (const client of services) expect((await membersSeenBy(client, bearer)).response.status).toBe(200);
+    for (const client of helpdesks) expect((await domainsSeenBy(client, bearer)).response.status).toBe(200);
   });
 
   it("refuses a removed member on a replica whose listening connection was cut: it keeps no copy it could not hear about", async () => {

@@ -393,7 +393,7 @@ describe('webhook endpoints', () => {
 
     it('refuses a literal address that is not public, and localhost, as 400 1002 on url; nothing is stored', async () => {
       const { tenantID, owner } = await h.ownedTenant();
-      for (const url of ['http://10.0.0.8/hooks', 'https://169.254.169.254/latest/meta-data', 'https://[::1]:8443/', 'https://[::ffff:10.0.0.1]/', 'http://localhost:4000/']) {
+      for (const url of ['http://10.0.0.8/hooks', 'https://169.254.169.254/latest/meta-data', 'https://[::1]:8443/', 'https://[::ffff:10.0.0.1]/', 'http://localhost:4000/', 'http://[::127.0.0.1]:4000/', 'http://[::a9fe:a9fe]/', 'https://[::10.0.0.1]/']) {
         const answer = await create({ url, eventTypes: ['member.removed'] }, owner.authorization, tenantID);
         expect(answer.response.status, url).toBe(400);
         expect(singleError(answer.error).fields).toEqual([{ field: 'url', received: url, allowed: PUBLIC }]);

@@ -1,4 +1,5 @@
-import type { Principal, TenantAccessService } from '@platform/auth';
+import type { Principal, RequestQuotas, TenantAccessService } from '@platform/auth';
+import { fake } from '@platform/testing-doubles';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
 import { HelpdeskAccessRepository, TenantHelpdeskState } from './helpdesk-access.repository';
@@ -25,6 +26,7 @@ function setUp(state: TenantHelpdeskState, options: { member?: boolean } = {}) {
     repository as HelpdeskAccessRepository,
     tenantAccess as TenantAccessService,
     new HelpdeskPlugin(repository as HelpdeskAccessRepository, { pluginUrn: 'urn:plugin:helpdesk', cnameTarget: 'x', maxDomainsPerTenant: 20, pendingDomainTtlDays: 7, domainSweepIntervalSeconds: 900 }),
+    fake<RequestQuotas>({ chargeAdmittedTenant: async () => undefined }),
   );
   return { access, asked };
 }

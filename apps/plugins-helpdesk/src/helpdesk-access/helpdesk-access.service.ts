@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { grantTenantScope, Principal, TenantAccessService, TenantScope } from '@platform/auth';
+import { grantTenantScope, Principal, RequestQuotas, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { recordTenantAccessGranted } from '@platform/observability';
 import { HelpdeskAccessRepository, TenantHelpdeskState } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
 
@@ -37,6 +36,7 @@ export class HelpdeskAccess {
     private readonly repository: HelpdeskAccessRepository,
     private readonly tenantAccess: TenantAccessService,
     private readonly helpdeskPlugin: HelpdeskPlugin,
+    private readonly quotas: RequestQuotas,
   ) {}
 
   async require(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<TenantScope> {
@@ -58,11 +58,11 @@ export class HelpdeskAccess {
     return pluginID;
   }
 
-  /** Step 2: the tenant exists and has the helpdesk plugin connected; then the grant is recorded on the request (request budgets). */
-  private granted(tenantID: string, state: TenantHelpdeskState): TenantScope {
+  /** Step 2: the tenant exists and has the helpdesk plugin connected; then the request is charged to the tenant's budget (only admitted callers spend it). */
+  private async granted(tenantID: string, state: TenantHelpdeskState): Promise<TenantScope> {
     if (!state.exists) throw new AppException('Forbidden');
     if (!state.connected) throw new AppException('TenantNotConnected');
-    recordTenantAccessGranted();
+    await this.quotas.chargeAdmittedTenant(tenantID);
     return grantTenantScope(tenantID);
   }
 }

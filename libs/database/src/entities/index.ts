@@ -7,6 +7,7 @@ export type { CampaignModelStatus } from './campaign-model.entity';
 export { CAMPAIGN_STATUSES, CampaignEntity } from './campaign.entity';
 export type { CampaignStatus } from './campaign.entity';
 export { ContactEntity } from './contact.entity';
+export { HandledTransportRequestEntity } from './handled-transport-request.entity';
 export { HelpCenterEntity } from './help-center.entity';
 export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
 export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
@@ -47,6 +48,7 @@ import { CampaignModelCountEntity } from './campaign-model-count.entity';
 import { CampaignModelEntity } from './campaign-model.entity';
 import { CampaignEntity } from './campaign.entity';
 import { ContactEntity } from './contact.entity';
+import { HandledTransportRequestEntity } from './handled-transport-request.entity';
 import { HelpCenterEntity } from './help-center.entity';
 import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { InboxEntity } from './inbox.entity';
@@ -93,4 +95,5 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,
+  HandledTransportRequestEntity,
 ];

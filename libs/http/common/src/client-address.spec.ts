@@ -23,6 +23,14 @@ describe('clientAddressKey', () => {
     expect(clientAddressKey('::1')).toBe('::/64');
   });
 
+  it('drops the port a proxy wrote after a hop: one client is one client', () => {
+    expect(clientAddressKey('198.51.100.77:40001')).toBe('198.51.100.77');
+    expect(clientAddressKey('198.51.100.77:40002')).toBe('198.51.100.77');
+    expect(clientAddressKey('[2001:db8:1:2::1]:40001')).toBe('2001:db8:1:2::/64');
+    expect(clientAddressKey('[2001:db8:1:2::9]')).toBe('2001:db8:1:2::/64');
+    expect(clientAddressKey('[::ffff:203.0.113.7]:443')).toBe('203.0.113.7');
+  });
+
   it('keeps what is not an address as given, so it still counts', () => {
     expect(clientAddressKey('')).toBe('');
     expect(clientAddressKey(undefined)).toBe('');

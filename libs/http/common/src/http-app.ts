@@ -96,8 +96,15 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     rawBody: options.rawBody ?? false,
+    // JSON only (registered below): Nest's own parsers would add application/x-www-form-urlencoded.
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // JSON only: a body of any other type (a form, multipart, text/plain) has no parser, so Fastify
+  // refuses it (400 1002 on content-type) while parsing, before authentication, guards or any
+  // handler run. A form or text/plain post is what a web page can make a browser send without a
+  // CORS preflight; refusing it keeps a page from signing in with a visitor's guesses or sending mail.
+  fastify.removeAllContentTypeParsers();
   const pathMethods = new PathMethods({ maxParamLength });
   fastify.addHook('onRoute', (route) => {
     // The CORS plugin's catch-all OPTIONS route only lets preflights reach its hook: no API method.

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { AppException, FieldError, renderReceived } from '@platform/errors';
+import { AppException, FieldError, jsonTypeOf, renderReceived } from '@platform/errors';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validate, ValidationError } from 'class-validator';
 
@@ -101,7 +101,8 @@ export class RequestValidationPipe implements PipeTransform {
     // A missing query or params object is empty; a missing or null body is not an object.
     const source = metadata.type === 'body' ? value : (value ?? {});
     if (!isPlainObject(source)) {
-      throw AppException.validation([{ field: 'body', received: renderReceived(source), allowed: 'a JSON object' }]);
+      // Its JSON type only: a body that is not an object may be anything, a password included.
+      throw AppException.validation([{ field: 'body', received: jsonTypeOf(source), allowed: 'a JSON object' }]);
     }
     const instance = plainToInstance(metadata.metatype, source, { enableImplicitConversion: false });
     const inputKey = inputKeyOf(metadata.type, source);

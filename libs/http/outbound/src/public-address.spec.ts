@@ -56,6 +56,12 @@ describe('isPublicAddress', () => {
     ['100::1', 'discard-only'],
     ['fec0::1', 'deprecated site-local'],
     ['2001:20::1', 'ORCHIDv2'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::7f00:1', 'IPv4-compatible loopback, as URLs write it'],
+    ['::a9fe:a9fe', 'IPv4-compatible cloud metadata'],
+    ['::10.0.0.1', 'IPv4-compatible private'],
+    ['::8.8.8.8', 'IPv4-compatible public IPv4 (deprecated, not routed)'],
+    ['4000::1', 'IPv6 outside global unicast (IETF reserved)'],
     ['not-an-address', 'not an address'],
     ['', 'empty'],
   ])('refuses %s (%s)', (address) => {
