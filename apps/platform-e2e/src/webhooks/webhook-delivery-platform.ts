@@ -24,7 +24,7 @@ export interface WebhookDeliveryPlatform {
   close(): Promise<void>;
 }
 
-/** Short delays so retries, timeouts and the dispatcher's polls fit in a test. */
+/** Short delays so retries, timeouts and the delivery engine's polls fit in a test. */
 export const WEBHOOK_TEST_ENV = {
   WEBHOOK_DELIVERY_TIMEOUT_MS: '1000',
   WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1',

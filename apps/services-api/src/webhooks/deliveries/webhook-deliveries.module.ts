@@ -2,18 +2,18 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { OutboundHttp, OutboundPolicy } from '@platform/http-outbound';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryEngine } from './webhook-delivery-engine';
 import { ListWebhookDeliveriesUseCase, ReadWebhookDeliveryUseCase, WebhookEndpointAccess } from './webhook-delivery-log.use-cases';
 import { WebhookDeliveryMetrics } from './webhook-delivery-metrics';
 import { WebhookDeliveryRetention } from './webhook-delivery-retention';
 import { ResendWebhookDeliveryUseCase, SendWebhookTestEventUseCase } from './webhook-delivery-sends.use-cases';
 import { WEBHOOK_DELIVERY_SETTINGS, WebhookDeliverySettings } from './webhook-delivery-settings';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookFanOut } from './webhook-fan-out';
 import { WebhookSender } from './webhook-sender';
 
 /**
- * Outbound webhook delivery (docs/webhooks.md): the dispatcher over the
- * outbox, the delivery worker on the job queue, the delivery log's routes,
+ * Outbound webhook delivery (docs/webhooks.md): the delivery engine (one
+ * loop over the event outbox and the deliveries), the delivery log's routes,
  * retention and metrics. Receivers are reached through their own outbound
  * client, under the platform's outbound policy.
  */
@@ -29,8 +29,8 @@ export class WebhookDeliveriesModule {
         { provide: WebhookSender, useFactory: (http: OutboundHttp) => new WebhookSender(http, settings.timeoutMs), inject: [OutboundHttp] },
         WebhookDeliveriesRepository,
         WebhookDeliveryMetrics,
-        WebhookDeliveryWorker,
-        WebhookDispatcher,
+        WebhookFanOut,
+        WebhookDeliveryEngine,
         WebhookDeliveryRetention,
         WebhookEndpointAccess,
         ListWebhookDeliveriesUseCase,
@@ -38,7 +38,7 @@ export class WebhookDeliveriesModule {
         ResendWebhookDeliveryUseCase,
         SendWebhookTestEventUseCase,
       ],
-      exports: [WebhookDispatcher, WebhookDeliveryRetention, WebhookDeliveryWorker],
+      exports: [WebhookDeliveryEngine, WebhookDeliveryRetention],
     };
   }
 }

@@ -14,7 +14,7 @@ export interface ClaimedDelivery {
   secret: string;
   /** The secret before the last rotation while it still signs, else null. */
   previous_secret: string | null;
-  /** Request id and trace context of the change that caused the event, for the retry's job. */
+  /** Request id and trace context of the change that caused the event: the attempt runs under them. */
   headers: PropagatedHeaders | null;
 }
 
@@ -44,11 +44,6 @@ export interface EndpointState {
   enabled: boolean;
 }
 
-/** A delivery to queue a job for, with the request headers of the change that caused it. */
-export interface QueuedDelivery {
-  id: string;
-  headers: PropagatedHeaders | null;
-}
 
 /**
  * Whether delivery `d` may be attempted now: pending and due, its endpoint
@@ -78,21 +73,30 @@ const DISABLE_OVERFULL = sql<{ id: string }, [tenantID: string, type: string, ma
   RETURNING e.id`,
 );
 
-/** One delivery per subscribed enabled endpoint; a fan-out repeated after a crash adds nothing (unique per endpoint and event). */
-const FAN_OUT = sql<QueuedDelivery, [tenantID: string, eventID: string, type: string, orderingKey: string | null, payload: string, occurredAt: string, headers: string | null]>(
+/** One delivery per subscribed enabled endpoint, due at once; a fan-out repeated after a crash adds nothing (unique per endpoint and event). */
+const FAN_OUT = sql<{ id: string }, [tenantID: string, eventID: string, type: string, orderingKey: string | null, payload: string, occurredAt: string, headers: string | null]>(
   `INSERT INTO webhook_deliveries (tenant_id, endpoint_id, event_id, event_type, ordering_key, payload, occurred_at, headers, next_attempt_at)
    SELECT e.tenant_id, e.id, $2, $3, $4, $5::jsonb, $6::timestamptz, $7::jsonb, clock_timestamp()
      FROM webhook_endpoints e
     WHERE e.tenant_id = $1 AND e.enabled AND $3 = ANY(e.event_types)
    ON CONFLICT ON CONSTRAINT webhook_deliveries_endpoint_event_key DO NOTHING
-   RETURNING id, headers`,
+   RETURNING id`,
 );
 
-/** Claims of one endpoint's deliveries take turns on its row, so two workers never both see it idle. */
-const LOCK_ENDPOINT_OF = sql<{ id: string }, [deliveryID: string]>(
-  `SELECT e.id FROM webhook_endpoints e
-    WHERE e.id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)
-      FOR NO KEY UPDATE`,
+/**
+ * The endpoint of the most overdue attemptable delivery, its row locked so
+ * that claims of one endpoint's deliveries take turns (one attempt in flight
+ * per endpoint): an endpoint another claim holds is skipped, not waited for.
+ * The claim itself (CLAIM) is a second statement, so it reads the rows as
+ * they are once the lock is held, a lease committed meanwhile included.
+ */
+const PICK_DUE = sql<{ endpoint_id: string; delivery_id: string }, []>(
+  `SELECT e.id AS endpoint_id, d.id AS delivery_id
+     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    WHERE ${ATTEMPTABLE}
+    ORDER BY d.next_attempt_at, d.occurred_at, d.event_id
+    LIMIT 1
+      FOR NO KEY UPDATE OF e SKIP LOCKED`,
 );
 
 const CLAIM = sql<ClaimedDelivery, [deliveryID: string, leaseSeconds: number]>(
@@ -139,30 +143,6 @@ const ENDPOINT_FAILED = sql<{ failing_since: Date; overdue: boolean }, [endpoint
 const DISABLE = sql<never, [endpointID: string, reason: string]>(
   `UPDATE webhook_endpoints SET enabled = false, disabled_at = clock_timestamp(), disabled_reason = $2, updated_at = clock_timestamp()
     WHERE id = $1 AND enabled`,
-);
-
-/** The endpoint's delivery to attempt next, now that its attempt in flight ended (oldest due first). */
-const NEXT_OF_ENDPOINT = sql<QueuedDelivery, [endpointID: string]>(
-  `SELECT d.id, d.headers
-     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-    WHERE d.endpoint_id = $1 AND ${ATTEMPTABLE}
-    ORDER BY d.next_attempt_at, d.occurred_at, d.event_id
-    LIMIT 1`,
-);
-
-/**
- * Deliveries due for longer than `graceSeconds` that nothing attempts: their
- * worker died mid-attempt (the lease lapsed), their job was lost, or their
- * endpoint was enabled again. One per endpoint, the oldest.
- */
-const STRANDED = sql<QueuedDelivery, [graceSeconds: number, limit: number]>(
-  `SELECT id, headers FROM (
-     SELECT DISTINCT ON (d.endpoint_id) d.id, d.headers, d.next_attempt_at
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-      WHERE d.next_attempt_at <= clock_timestamp() - make_interval(secs => $1) AND ${ATTEMPTABLE}
-      ORDER BY d.endpoint_id, d.next_attempt_at, d.occurred_at, d.event_id) AS stranded
-    ORDER BY next_attempt_at
-    LIMIT $2`,
 );
 
 const ENDPOINT_OF_TENANT = sql<EndpointState, [endpointID: string, tenantID: string]>(
@@ -221,8 +201,8 @@ const PENDING_READING = sql<{ pending: number; oldest_due_seconds: number }>(
 
 /**
  * `webhook_deliveries` and `webhook_delivery_attempts`, and the delivery
- * side of `webhook_endpoints` (failing_since, disabling). Every write that
- * must go with a job runs in the caller's transaction (`runner`).
+ * side of `webhook_endpoints` (failing_since, disabling). Writes that must
+ * commit together run in the caller's transaction (`runner`).
  */
 @Injectable()
 export class WebhookDeliveriesRepository extends TransactionalRepository {
@@ -233,8 +213,8 @@ export class WebhookDeliveriesRepository extends TransactionalRepository {
   async fanOut(
     runner: SqlRunner,
     event: { tenantID: string; eventID: string; type: string; orderingKey: string | null; payload: object; occurredAt: string; headers: PropagatedHeaders | null },
-  ): Promise<QueuedDelivery[]> {
-    return rows(runner, FAN_OUT, [
+  ): Promise<number> {
+    return (await rows(runner, FAN_OUT, [
       event.tenantID,
       event.eventID,
       event.type,
@@ -242,14 +222,20 @@ export class WebhookDeliveriesRepository extends TransactionalRepository {
       JSON.stringify(event.payload),
       event.occurredAt,
       event.headers ? JSON.stringify(event.headers) : null,
-    ]);
+    ])).length;
   }
 
-  /** Claims the delivery for one attempt if it may be attempted now (ATTEMPTABLE); undefined otherwise. */
-  async claim(deliveryID: string, leaseSeconds: number): Promise<ClaimedDelivery | undefined> {
+  /**
+   * Claims the most overdue attemptable delivery (ATTEMPTABLE) for one
+   * attempt: `claimed` is it, leased for `leaseSeconds`. `found` is false when
+   * nothing was due; true without `claimed` when another replica's claim of
+   * the same endpoint committed between the two statements (look again).
+   */
+  async claimDue(leaseSeconds: number): Promise<{ found: boolean; claimed?: ClaimedDelivery }> {
     return this.transaction(async (runner) => {
-      await run(runner, LOCK_ENDPOINT_OF, [deliveryID]);
-      return firstRow(runner, CLAIM, [deliveryID, leaseSeconds]);
+      const due = await firstRow(runner, PICK_DUE, []);
+      if (!due) return { found: false };
+      return { found: true, claimed: await firstRow(runner, CLAIM, [due.delivery_id, leaseSeconds]) };
     });
   }
 
@@ -273,14 +259,6 @@ export class WebhookDeliveriesRepository extends TransactionalRepository {
 
   async disable(runner: SqlRunner, endpointID: string, reason: string): Promise<void> {
     await run(runner, DISABLE, [endpointID, reason]);
-  }
-
-  async nextOfEndpoint(runner: SqlRunner, endpointID: string): Promise<QueuedDelivery | undefined> {
-    return firstRow(runner, NEXT_OF_ENDPOINT, [endpointID]);
-  }
-
-  async stranded(graceSeconds: number, limit: number): Promise<QueuedDelivery[]> {
-    return rows(this.dataSource, STRANDED, [graceSeconds, limit]);
   }
 
   async endpointOf(scope: TenantScope, endpointID: string, runner: SqlRunner = this.dataSource): Promise<EndpointState | undefined> {
@@ -311,8 +289,8 @@ export class WebhookDeliveriesRepository extends TransactionalRepository {
     return (await firstRow(runner, RESEND, [deliveryID]))!;
   }
 
-  async insertTestDelivery(runner: SqlRunner, scope: TenantScope, endpointID: string, eventID: string, payload: object, headers: PropagatedHeaders | null): Promise<DeliveryRow> {
-    return (await firstRow(runner, INSERT_TEST_DELIVERY, [scope.tenantID, endpointID, eventID, JSON.stringify(payload), headers ? JSON.stringify(headers) : null]))!;
+  async insertTestDelivery(scope: TenantScope, endpointID: string, eventID: string, payload: object, headers: PropagatedHeaders | null): Promise<DeliveryRow> {
+    return (await firstRow(this.dataSource, INSERT_TEST_DELIVERY, [scope.tenantID, endpointID, eventID, JSON.stringify(payload), headers ? JSON.stringify(headers) : null]))!;
   }
 
   /** Deletes up to `batch` deliveries created before `cutoff` (their attempts cascade); returns how many. */

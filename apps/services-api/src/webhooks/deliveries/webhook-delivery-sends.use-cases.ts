@@ -5,7 +5,7 @@ import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { propagatedHeaders } from '@platform/observability';
 import { randomUUID } from 'node:crypto';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { deliveryJob, WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookDeliveryEngine } from './webhook-delivery-engine';
 import type { WebhookDeliveryDto } from './webhook-delivery.dto';
 import { EndpointOfTenant, WebhookEndpointAccess } from './webhook-delivery-log.use-cases';
 import { deliveryView } from './webhook-delivery-views';
@@ -21,7 +21,7 @@ export class ResendWebhookDeliveryUseCase {
   constructor(
     private readonly endpoints: WebhookEndpointAccess,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly engine: WebhookDeliveryEngine,
   ) {}
 
   async execute(command: EndpointOfTenant & { webhookDeliveryID: string }): Promise<WebhookDeliveryDto> {
@@ -31,11 +31,10 @@ export class ResendWebhookDeliveryUseCase {
       if (!delivery) throw new AppException('WebhookDeliveryNotFound');
       if (delivery.status === 'succeeded') throw new AppException('WebhookDeliveryAlreadySucceeded');
       if (!enabled) throw new AppException('WebhookEndpointDisabled');
-      const row = await this.deliveries.resend(runner, delivery.id);
-      await this.worker.enqueueWithin(runner, [deliveryJob({ id: row.id, headers: propagatedHeaders() ?? null })]);
-      return row;
+      return this.deliveries.resend(runner, delivery.id);
     });
-    this.worker.wakeUp();
+    // Due now in its row; the nudge only spares it the wait for the next poll.
+    this.engine.nudge();
     return deliveryView(resent);
   }
 }
@@ -50,7 +49,7 @@ export class SendWebhookTestEventUseCase {
   constructor(
     private readonly endpoints: WebhookEndpointAccess,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly engine: WebhookDeliveryEngine,
     private readonly clock: Clock,
   ) {}
 
@@ -63,13 +62,9 @@ export class SendWebhookTestEventUseCase {
       timestamp: this.clock.now().toISOString(),
       data: { webhookEndpointID: command.webhookEndpointID, message: 'A test event sent on request.' },
     };
-    const headers = propagatedHeaders() ?? null;
-    const created = await this.deliveries.transaction(async (runner) => {
-      const row = await this.deliveries.insertTestDelivery(runner, scope, command.webhookEndpointID, randomUUID(), payload, headers);
-      await this.worker.enqueueWithin(runner, [deliveryJob({ id: row.id, headers })]);
-      return row;
-    });
-    this.worker.wakeUp();
+    const created = await this.deliveries.insertTestDelivery(scope, command.webhookEndpointID, randomUUID(), payload, propagatedHeaders() ?? null);
+    // Due now in its row; the nudge only spares it the wait for the next poll.
+    this.engine.nudge();
     return deliveryView(created);
   }
 }
