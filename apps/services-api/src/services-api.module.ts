@@ -20,7 +20,7 @@ import { TeamModule } from './team/team.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 import { WebhookEndpointsModule } from './webhooks/endpoints/webhook-endpoints.module';
 import { webhookEndpointsSettingsOf } from './webhooks/endpoints/webhook-endpoints-settings';
-import { WebhookDeliveriesModule } from './webhooks/deliveries/webhook-deliveries.module';
+import { WebhookDeliveriesModule } from './webhooks/webhook-deliveries.module';
 import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})

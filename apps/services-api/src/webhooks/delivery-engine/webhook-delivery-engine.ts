@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock, DueWorkLoop } from '@platform/app-foundation';
+import { trustedTenantScope } from '@platform/auth';
 import { continueJobFrom, SpanKind } from '@platform/observability';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookSigningSecrets } from '../signing-secrets';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryMetrics } from './webhook-delivery-metrics';
@@ -46,6 +48,7 @@ export class WebhookDeliveryEngine extends DueWorkLoop {
   constructor(
     private readonly fanOut: WebhookFanOut,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
     private readonly secrets: WebhookSigningSecrets,
     private readonly sender: WebhookSender,
     private readonly metrics: WebhookDeliveryMetrics,
@@ -85,15 +88,15 @@ export class WebhookDeliveryEngine extends DueWorkLoop {
   }
 
   private async send(claimed: ClaimedDelivery): Promise<AttemptOutcome> {
-    const secrets = [claimed.secret, claimed.previous_secret]
+    const secrets = [claimed.secret, claimed.previousSecret]
       .filter((sealed): sealed is string => sealed !== null)
-      .map((sealed) => this.secrets.open(claimed.endpoint_id, sealed))
+      .map((sealed) => this.secrets.open(claimed.endpointID, sealed))
       .filter((secret): secret is string => secret !== undefined);
     // Never sent unsigned: a secret no configured key opens (WEBHOOK_SECRETS_KEY changed without _PREVIOUS) is a failed attempt.
     if (secrets.length === 0) return { succeeded: false, statusCode: null, error: 'signing secret unreadable', durationMs: 0 };
     const { type, timestamp, data } = claimed.payload;
     const body = JSON.stringify({ type, timestamp, data });
-    return this.sender.post(claimed.url, signedHeaders(claimed.event_id, body, secrets, this.clock.now()), body);
+    return this.sender.post(claimed.url, signedHeaders(claimed.eventID, body, secrets, this.clock.now()), body);
   }
 
   /**
@@ -103,20 +106,23 @@ export class WebhookDeliveryEngine extends DueWorkLoop {
    * to lapse and the delivery to be attempted again.
    */
   private async record(claimed: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
-    const attempt = claimed.attempt_count + 1;
+    const attempt = claimed.attemptCount + 1;
+    // The delivery's own row says whose it is: the scope of a background attempt comes from it, not from a request.
+    const scope = trustedTenantScope(claimed.tenantID);
     let result: 'succeeded' | 'retrying' | 'failed' = 'succeeded';
     await this.deliveries.transaction(async (runner) => {
-      await this.deliveries.recordAttempt(runner, claimed.id, outcome);
+      await this.deliveries.recordAttempt(runner, claimed.webhookDeliveryID, outcome);
       if (outcome.succeeded) {
-        await this.deliveries.succeed(runner, claimed.id, claimed.endpoint_id, outcome.statusCode!);
+        await this.deliveries.succeed(runner, claimed.webhookDeliveryID, outcome.statusCode!);
+        await this.endpoints.deliverySucceeded(runner, scope, claimed.endpointID);
         return;
       }
-      const nextAttemptAt = await this.deliveries.fail(runner, claimed.id, outcome.statusCode, outcome.error!, retryDelayMs(this.settings, attempt));
+      const nextAttemptAt = await this.deliveries.fail(runner, claimed.webhookDeliveryID, outcome.statusCode, outcome.error!, retryDelayMs(this.settings, attempt));
       result = nextAttemptAt ? 'retrying' : 'failed';
-      const failing = await this.deliveries.endpointFailed(runner, claimed.endpoint_id, this.settings.disableAfterHours);
+      const failing = await this.endpoints.deliveryFailed(runner, scope, claimed.endpointID, this.settings.disableAfterHours);
       if (failing?.overdue) {
         const lastAnswer = outcome.statusCode === null ? outcome.error : String(outcome.statusCode);
-        await this.deliveries.disable(runner, claimed.endpoint_id, `failing since ${failing.failing_since.toISOString()}: last answer ${lastAnswer}`);
+        await this.endpoints.disable(runner, scope, claimed.endpointID, `failing since ${failing.failingSince.toISOString()}: last answer ${lastAnswer}`);
       }
     });
     this.metrics.attemptEnded(result);

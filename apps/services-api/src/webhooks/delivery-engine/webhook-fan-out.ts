@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { trustedTenantScope } from '@platform/auth';
 import { UndispatchedWebhookEvent, WebhookEventsRepository } from '@platform/webhooks';
+import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WEBHOOK_DELIVERY_SETTINGS, WebhookDeliverySettings } from './webhook-delivery-settings';
 
@@ -26,6 +28,7 @@ export class WebhookFanOut {
   constructor(
     private readonly events: WebhookEventsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
     @Inject(WEBHOOK_DELIVERY_SETTINGS) private readonly settings: WebhookDeliverySettings,
   ) {}
 
@@ -35,7 +38,9 @@ export class WebhookFanOut {
       const events = await this.events.claimUndispatched(runner, BATCH);
       let deliveries = 0;
       for (const event of events) {
-        const disabled = await this.deliveries.disableOverfull(runner, event.tenant_id, event.type, this.settings.maxPendingPerEndpoint, overfullReason(this.settings, event));
+        // The event was appended by the app that made the change, for its tenant: the scope comes from the outbox row, not a request.
+        const scope = trustedTenantScope(event.tenant_id);
+        const disabled = await this.endpoints.disableOverfull(runner, scope, event.type, this.settings.maxPendingPerEndpoint, overfullReason(this.settings, event));
         if (disabled.length > 0) this.logger.warn({ endpoints: disabled, event: event.id }, 'webhook endpoints disabled: too many deliveries pending');
         deliveries += await this.deliveries.fanOut(runner, {
           tenantID: event.tenant_id,
