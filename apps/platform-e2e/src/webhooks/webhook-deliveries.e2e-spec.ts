@@ -1,5 +1,5 @@
 import { WebhookDeliveryRetention } from '@apps/services-api';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { MetricsListener } from '@platform/observability';
 import { singleError, webhookSecret } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

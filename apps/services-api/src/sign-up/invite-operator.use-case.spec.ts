@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import { grantTenantScope, hashSecretToken, TenantAccessService } from '@platform/auth';
 import type { CreateInvitationPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock, DueWorkLoop } from '@platform/app-foundation';
+import { Clock, DueWorkLoop } from '@platform/scheduling';
 import { trustedTenantScope } from '@platform/auth';
 import { continueJobFrom, SpanKind } from '@platform/observability';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';

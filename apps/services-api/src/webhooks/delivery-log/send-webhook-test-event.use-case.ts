@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
 import { propagatedHeaders } from '@platform/observability';
