@@ -20,8 +20,10 @@ export interface RequestInScope {
   actor?: string;
   /**
    * Set once the request's access check on the tenant it acts on has passed
-   * (libs/auth, after-access.ts): the request budgets give the tenant its
-   * request back when it was never granted (docs/security.md, Rate limits).
+   * (recordTenantAccessGranted, called by libs/auth's tenant-access.service.ts
+   * and plugins-helpdesk's helpdesk-access.service.ts): the request budgets
+   * (libs/auth, request-quotas.ts) give the tenant its request back when it
+   * was never granted (docs/security.md, Rate limits).
    */
   tenantAccessGranted?: boolean;
 }
