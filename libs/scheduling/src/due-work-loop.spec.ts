@@ -36,8 +36,13 @@ class QueueLoop extends DueWorkLoop {
   }
 }
 
-/** Lets every pending promise and timer of zero delay run. */
+/**
+ * Lets the loop's timer of zero delay fire (a timer set after it, for longer,
+ * fires after it: Node runs timers in the order they expire), then every
+ * pending promise it started.
+ */
 const settle = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1));
   for (let round = 0; round < 20; round += 1) await new Promise((resolve) => setImmediate(resolve));
 };
 
