@@ -3,7 +3,12 @@ import { createTestDatabase, FixtureBuilder, TestDatabase } from '@platform/test
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InstallIntentsRepository, NewInstallIntent } from './install-intents.repository';
+import { InstallIntentsRepository, NewInstallIntent, ProviderRequest } from './install-intents.repository';
+
+// eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
+const PROVIDER_REQUEST: ProviderRequest = { subscriptionId: 'sub_1', priceId: 'price_1' };
+// eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
+const NEW_PRICE_REQUEST: ProviderRequest = { subscriptionId: 'sub_1', priceId: 'price_2' };
 
 /**
  * Install intents' SQL against PostgreSQL: opening one and taking it over on
@@ -40,7 +45,7 @@ describe('InstallIntentsRepository', () => {
     tenantID,
     pluginID,
     kind: 'paid',
-    providerRequest: { subscriptionId: 'sub_1', priceId: 'price_1' },
+    providerRequest: PROVIDER_REQUEST,
     claimID: randomUUID(),
     leaseSeconds: 60,
     headers: { 'x-request-id': 'req-1' },
@@ -67,7 +72,7 @@ describe('InstallIntentsRepository', () => {
     const again = { ...lapsed, claimID: randomUUID() };
     expect(await intents.open(again)).toEqual({ generation: 0 });
     expect(await intents.markUndone(lapsed.id, again.claimID)).toBe(true);
-    expect(await intents.open({ ...lapsed, claimID: randomUUID(), providerRequest: { subscriptionId: 'sub_1', priceId: 'price_2' } })).toEqual({ generation: 1 });
+    expect(await intents.open({ ...lapsed, claimID: randomUUID(), providerRequest: NEW_PRICE_REQUEST })).toEqual({ generation: 1 });
     expect(await stateOf(lapsed.id)).toEqual({ state: 'pending', generation: 1, attempts: 0, lastError: null });
   });
 
@@ -87,7 +92,7 @@ describe('InstallIntentsRepository', () => {
       id: stalled.id,
       tenant_id: tenantID,
       kind: 'paid',
-      provider_request: { subscriptionId: 'sub_1', priceId: 'price_1' },
+      provider_request: PROVIDER_REQUEST,
       generation: 0,
       attempts: 0,
       claim_id: reconciler,
