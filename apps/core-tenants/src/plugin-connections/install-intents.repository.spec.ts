@@ -1,5 +1,4 @@
-import { createDataSource } from '@platform/database';
-import { createTestDatabase, FixtureBuilder, TestDatabase } from '@platform/testing';
+import { createTestDataSource, FixtureBuilder } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,25 +16,20 @@ const NEW_PRICE_REQUEST: ProviderRequest = { subscriptionId: 'sub_1', priceId: '
  * cancellation in the same statement.
  */
 describe('InstallIntentsRepository', () => {
-  let database: TestDatabase;
+  let close: () => Promise<void>;
   let dataSource: DataSource;
   let intents: InstallIntentsRepository;
   let tenantID: string;
   let pluginID: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource({ url: database.url, poolSize: 2 });
-    await dataSource.initialize();
+    ({ dataSource, close } = await createTestDataSource(2));
     intents = new InstallIntentsRepository(dataSource);
     const fixtures = new FixtureBuilder(dataSource);
     tenantID = await fixtures.tenant();
     pluginID = (await fixtures.plugin({ kind: 'paid' })).pluginID;
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => close?.());
   beforeEach(async () => {
     await dataSource.query('DELETE FROM plugin_connection_install_intents');
   });

@@ -1,6 +1,5 @@
 import { trustedTenantScope } from '@platform/auth';
-import { createDataSource } from '@platform/database';
-import { ConversationFixtures, createTestDatabase, FixtureBuilder, TestDatabase } from '@platform/testing';
+import { ConversationFixtures, createTestDataSource, FixtureBuilder } from '@platform/testing';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContactSessionsRepository } from './contact-sessions.repository';
@@ -14,7 +13,7 @@ const HOUR = 3_600_000;
  * and the summary, and nothing of another tenant's.
  */
 describe('ContactSessionsRepository', () => {
-  let database: TestDatabase;
+  let close: () => Promise<void>;
   let dataSource: DataSource;
   let sessions: ContactSessionsRepository;
   let tenantID: string;
@@ -30,9 +29,7 @@ describe('ContactSessionsRepository', () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource({ url: database.url, poolSize: 2 });
-    await dataSource.initialize();
+    ({ dataSource, close } = await createTestDataSource(2));
     sessions = new ContactSessionsRepository(dataSource);
     const fixtures = new FixtureBuilder(dataSource);
     const conversations = new ConversationFixtures(dataSource);
@@ -53,10 +50,7 @@ describe('ContactSessionsRepository', () => {
     // Another contact's session, seen by nobody asking about this contact.
     await conversations.session(tenantID, { contactID: await conversations.contact(tenantID, 'João Lima'), inboxID, createdAt: at(0.5) });
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => close?.());
 
   const all = { kind: 'all' } as const;
   const operator = (operatorID: string) => ({ kind: 'operator', operatorID }) as const;

@@ -1,6 +1,5 @@
 import { trustedTenantScope } from '@platform/auth';
-import { createDataSource } from '@platform/database';
-import { ConversationFixtures, createTestDatabase, FixtureBuilder, TestDatabase } from '@platform/testing';
+import { ConversationFixtures, createTestDataSource, FixtureBuilder } from '@platform/testing';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShortcutsRepository } from './shortcuts.repository';
@@ -12,7 +11,7 @@ import { ShortcutsRepository } from './shortcuts.repository';
  * personal shortcuts or another tenant's crosses over.
  */
 describe('ShortcutsRepository', () => {
-  let database: TestDatabase;
+  let close: () => Promise<void>;
   let dataSource: DataSource;
   let shortcuts: ShortcutsRepository;
   let tenantID: string;
@@ -22,9 +21,7 @@ describe('ShortcutsRepository', () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource({ url: database.url, poolSize: 2 });
-    await dataSource.initialize();
+    ({ dataSource, close } = await createTestDataSource(2));
     shortcuts = new ShortcutsRepository(dataSource);
     const fixtures = new FixtureBuilder(dataSource);
     const conversations = new ConversationFixtures(dataSource);
@@ -42,10 +39,7 @@ describe('ShortcutsRepository', () => {
     await add(tenantID, 'tenant-based', operatorID, 'alpha');
     await add(otherTenantID, 'tenant-based', operatorID, 'alpha-b');
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => close?.());
 
   const scope = () => trustedTenantScope(tenantID);
   const bangs = (found: { shortcutBang: string }[]) => found.map((shortcut) => shortcut.shortcutBang);

@@ -1,5 +1,4 @@
-import { createDataSource } from '@platform/database';
-import { createTestDatabase, FixtureBuilder, TestDatabase, WebhookFixtures } from '@platform/testing';
+import { createTestDataSource, FixtureBuilder, WebhookFixtures } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
  * none.
  */
 describe('WebhookDeliveriesRepository', () => {
-  let database: TestDatabase;
+  let close: () => Promise<void>;
   let dataSource: DataSource;
   let deliveries: WebhookDeliveriesRepository;
   let fixtures: FixtureBuilder;
@@ -21,18 +20,13 @@ describe('WebhookDeliveriesRepository', () => {
   let tenantID: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource({ url: database.url, poolSize: 8 });
-    await dataSource.initialize();
+    ({ dataSource, close } = await createTestDataSource(8));
     deliveries = new WebhookDeliveriesRepository(dataSource);
     fixtures = new FixtureBuilder(dataSource);
     // The repository hands the sealed secret on as stored; sealing is not its job.
     webhooks = new WebhookFixtures(dataSource, (_endpointID, secret) => `sealed:${secret}`);
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => close?.());
   beforeEach(async () => {
     await dataSource.query('DELETE FROM webhook_deliveries');
     tenantID = await fixtures.tenant();

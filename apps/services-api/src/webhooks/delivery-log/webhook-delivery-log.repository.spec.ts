@@ -1,6 +1,5 @@
 import { trustedTenantScope } from '@platform/auth';
-import { createDataSource } from '@platform/database';
-import { createTestDatabase, FixtureBuilder, TestDatabase, WebhookFixtures } from '@platform/testing';
+import { createTestDataSource, FixtureBuilder, WebhookFixtures } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository'
  * scope on every read and write, the page order and the status filter.
  */
 describe('WebhookDeliveryLogRepository', () => {
-  let database: TestDatabase;
+  let close: () => Promise<void>;
   let dataSource: DataSource;
   let log: WebhookDeliveryLogRepository;
   let tenantID: string;
@@ -19,9 +18,7 @@ describe('WebhookDeliveryLogRepository', () => {
   let endpointID: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = createDataSource({ url: database.url, poolSize: 2 });
-    await dataSource.initialize();
+    ({ dataSource, close } = await createTestDataSource(2));
     log = new WebhookDeliveryLogRepository(dataSource);
     const fixtures = new FixtureBuilder(dataSource);
     tenantID = await fixtures.tenant();
@@ -29,10 +26,7 @@ describe('WebhookDeliveryLogRepository', () => {
     const webhooks = new WebhookFixtures(dataSource, (_endpointID, secret) => secret);
     endpointID = (await webhooks.endpoint(tenantID, { url: 'https://hooks.example.com/log' })).webhookEndpointID;
   });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => close?.());
 
   const testDelivery = () => log.insertTestDelivery(trustedTenantScope(tenantID), endpointID, randomUUID(), { type: 'webhook.test' }, null);
 
