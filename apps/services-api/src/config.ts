@@ -206,7 +206,7 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(1, 3_650)
   WEBHOOK_DELIVERY_RETENTION_DAYS = 30;
 
-  /** How often the dispatcher looks for new webhook events (and for deliveries whose worker died). */
+  /** How often the webhook delivery engine looks for new events and due deliveries when nothing nudged it (WebhookDeliveryEngine). */
   @IsIntegerBetween(50, 60_000)
   WEBHOOK_DISPATCH_POLL_MS = 1_000;
 

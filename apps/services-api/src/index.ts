@@ -6,8 +6,8 @@ export { WebhookSigningSecrets } from './webhooks/signing-secrets';
 export { setAsidePgBoss10Schema } from './jobs/pg-boss-10-jobs.repository';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss';
 export type { JobsSettings } from './jobs/pg-boss';
-export { WebhookDeliveryRetention } from './webhooks/deliveries/webhook-delivery-retention';
-export { WebhookDispatcher } from './webhooks/deliveries/webhook-dispatcher';
+export { WebhookDeliveryRetention } from './webhooks/delivery-engine/webhook-delivery-retention';
+export { WebhookDeliveryEngine } from './webhooks/delivery-engine/webhook-delivery-engine';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
 export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';
 export { ListContactSessionsUseCase } from './contact-sessions/list-contact-sessions.use-case';

@@ -20,8 +20,7 @@ import { TeamModule } from './team/team.module';
 import { ProcessingTracesModule } from './processing-traces/processing-traces.module';
 import { WebhookEndpointsModule } from './webhooks/endpoints/webhook-endpoints.module';
 import { webhookEndpointsSettingsOf } from './webhooks/endpoints/webhook-endpoints-settings';
-import { WebhookDeliveriesModule } from './webhooks/deliveries/webhook-deliveries.module';
-import { WEBHOOK_DELIVERY_QUEUE } from './webhooks/deliveries/webhook-delivery.worker';
+import { WebhookDeliveriesModule } from './webhooks/webhook-deliveries.module';
 import { WebhookSigningSecretsModule } from './webhooks/signing-secrets';
 
 @Module({})
@@ -47,7 +46,8 @@ export class ServicesApiModule {
           applicationName: 'services-api-jobs',
           poolSize: 2,
           pollingIntervalMs: config.JOBS_POLLING_INTERVAL_MS,
-          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE, WEBHOOK_DELIVERY_QUEUE],
+          // Webhook deliveries run on no queue (WebhookDeliveryEngine claims their rows): their gauges are platform_webhook_deliveries_*.
+          measuredQueues: [SIGN_UP_MAIL_QUEUE, TEMPLATE_SUBMISSION_QUEUE],
         }),
         PluginConnectionsModule,
         TeamModule,

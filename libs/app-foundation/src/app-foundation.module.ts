@@ -6,9 +6,9 @@ import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
+import { Clock } from '@platform/scheduling';
 import { TransportReadinessModule, transportNamespaceOf } from '@platform/transport';
 import { WebhooksModule } from '@platform/webhooks';
-import { Clock } from './clock';
 import { DatabasePoolMetrics } from './database-pool-metrics';
 
 export interface AppFoundationOptions {

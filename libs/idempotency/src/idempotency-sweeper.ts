@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { deleteInBatches, PeriodicSweep } from '@platform/database';
 import { IDEMPOTENCY_SETTINGS, IdempotencyModuleSettings } from './idempotency-settings';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';

@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, Logger, NestInterceptor } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { actorOf, AuthenticatedRequest } from '@platform/auth';
 import { errorEnvelope, toAppException } from '@platform/errors';
 import { canonicalUuid } from '@platform/http-common';

@@ -1,4 +1,4 @@
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { AccessRequirement, Principal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { AppException, ErrorKey } from '@platform/errors';

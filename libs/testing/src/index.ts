@@ -13,7 +13,7 @@ export type { RawRequestOptions, RawResponse } from './raw-http';
 export type { JsonResponse, RequestOptions } from './http';
 export { generateTestSigningKey, signOperatorToken, unsignedToken } from './signing-keys';
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
-export { adminDatabaseUrl, createTestDatabase, prepareTemplateDatabase } from './test-database';
+export { adminDatabaseUrl, createTestDatabase, createTestDataSource, prepareTemplateDatabase } from './test-database';
 export type { TestDatabase } from './test-database';
 export { freePort } from './free-port';
 export { provideTestServices } from './test-services';

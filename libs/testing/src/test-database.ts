@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { runMigrations } from '@platform/database';
+import { createDataSource, runMigrations } from '@platform/database';
+import type { DataSource } from 'typeorm';
 import { POOLER_URL_VARIABLE } from './test-pooler';
 
 /** The server tests run on when TEST_DATABASE_ADMIN_URL says nothing else. */
@@ -58,5 +59,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: pooler ? databaseUrl(name, pooler) : databaseUrl(name),
     directUrl: databaseUrl(name),
     drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/**
+ * A fresh test database and an initialized DataSource on it, for one
+ * repository spec file (no app booted); `close` destroys both.
+ */
+export async function createTestDataSource(poolSize = 4): Promise<{ dataSource: DataSource; close: () => Promise<void> }> {
+  const database = await createTestDatabase();
+  const dataSource = createDataSource({ url: database.url, poolSize });
+  await dataSource.initialize();
+  return {
+    dataSource,
+    close: async () => {
+      await dataSource.destroy();
+      await database.drop();
+    },
   };
 }

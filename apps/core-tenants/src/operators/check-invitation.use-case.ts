@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { CheckInvitationReply } from '@platform/contracts';
 import { usableInvitation } from './invitations';
 import { OperatorsRepository } from './operators.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import type { TenantScope } from '@platform/auth';
 import type { ListPendingInvitationsReply } from '@platform/contracts';
 import { OperatorsRepository } from './operators.repository';

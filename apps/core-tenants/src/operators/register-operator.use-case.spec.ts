@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { InvitationRow, NewOperator, OperatorsRepository } from './operators.repository';

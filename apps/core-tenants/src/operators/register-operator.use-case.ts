@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { AuditTrail } from '@platform/audit';
 import { trustedTenantScope } from '@platform/auth';
 import { RegisterOperatorReply } from '@platform/contracts';

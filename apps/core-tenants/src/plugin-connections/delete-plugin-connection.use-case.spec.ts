@@ -1,9 +1,9 @@
 import type { AuditRecord, AuditTrail } from '@platform/audit';
 import { trustedTenantScope } from '@platform/auth';
-import type { CredentialStore, TenantAccessService, TenantScope } from '@platform/auth';
+import type { CredentialStore, TenantScope } from '@platform/auth';
 import type { PluginConnectionKind } from '@platform/database';
 import { describe, expect, it } from 'vitest';
-import { fake, RecordingWebhookEvents, transactionOn } from '@platform/testing';
+import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import type { BillingCancellationWorker } from './billing/billing-cancellation.worker';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { ClaimedConnection, ClaimRefusal, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
@@ -92,12 +92,8 @@ function useCase(kind: PluginConnectionKind) {
   const credentials = new FakeCredentials();
   const vms = new ControlledVms();
   /** Standings the use case made every replica forget, and cancellation rounds it asked for. */
-  const effects = { forgotten: [] as string[], nudges: 0 };
-  const access = fake<TenantAccessService>({
-    forget: async (tenant: string, subject: string) => {
-      effects.forgotten.push(`${tenant} ${subject}`);
-    },
-  });
+  const access = new FakeTenantAccess();
+  const effects = { forgotten: access.forgotten, nudges: 0 };
   const cancellations = fake<BillingCancellationWorker>({
     nudge: () => {
       effects.nudges += 1;
@@ -106,7 +102,7 @@ function useCase(kind: PluginConnectionKind) {
   const audited: AuditRecord[] = [];
   const audit = fake<AuditTrail>({ record: async (_runner: unknown, _scope: unknown, record: AuditRecord) => void audited.push(record) });
   const webhooks = new RecordingWebhookEvents();
-  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access, cancellations, LEASE_MS, audit, webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST);
+  const remove = new DeletePluginConnectionUseCase(removals.asRepository(), vms, credentials.asStore(), access.asAccess(), cancellations, LEASE_MS, audit, webhooks.asEvents(), NOT_A_TRANSPORT_REQUEST);
   return { webhooks, removals, credentials, vms, effects, audited, execute: () => remove.execute({ scope: trustedTenantScope(tenantID), pluginConnectionID }) };
 }
 

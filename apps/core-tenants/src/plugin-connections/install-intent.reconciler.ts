@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DueWorkLoop } from '@platform/app-foundation';
+import { DueWorkLoop } from '@platform/scheduling';
 import { CANCELLATION_SCHEDULE, CancellationSchedule } from './billing/cancellation-schedule';
 import { ReconcileInstallIntentUseCase } from './reconcile-install-intent.use-case';
 

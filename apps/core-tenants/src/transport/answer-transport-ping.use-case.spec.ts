@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import { describe, expect, it } from 'vitest';
 import { AnswerTransportPingUseCase } from './answer-transport-ping.use-case';
 

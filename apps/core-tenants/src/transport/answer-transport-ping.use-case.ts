@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import type { TransportPingReply } from '@platform/contracts';
 
 export interface AnswerTransportPingCommand {

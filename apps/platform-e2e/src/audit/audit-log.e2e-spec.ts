@@ -1,5 +1,5 @@
 import { AuditRetention } from '@apps/services-api';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CampaignPlatform, modelBody, startCampaignPlatform } from '../campaigns/campaign-platform';

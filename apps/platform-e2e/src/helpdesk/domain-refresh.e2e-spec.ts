@@ -1,4 +1,4 @@
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { createPluginsHelpdeskApp, PluginsHelpdeskConfig } from '@apps/plugins-helpdesk';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@platform/config';

@@ -1,4 +1,4 @@
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { CustomHostnamesStub, PluginConnectionFixture, PluginFixture } from '@platform/testing';
 import { vi } from 'vitest';
 import { AppName, startPlatform, TestPlatform } from '../support/platform';

@@ -1,4 +1,4 @@
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { DnsStub, ReceivedMail, SmtpStub, startDnsStub, startSmtpStub } from '@platform/testing';
 import { vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';

@@ -1,5 +1,5 @@
 import { WebhookDeliveryRetention } from '@apps/services-api';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { MetricsListener } from '@platform/observability';
 import { singleError, webhookSecret } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,7 @@ import { verified } from './webhook-receiver';
 const UNKNOWN_ID = '5f0c8a8e-3a1b-4c2d-9e8f-0a1b2c3d4e5f';
 
 /**
- * Signed outbound webhooks end to end: services-api's dispatcher and worker
+ * Signed outbound webhooks end to end: services-api's delivery engine
  * against a receiver on loopback that verifies every delivery with the
  * Standard Webhooks library, as a tenant's receiver would.
  */
@@ -342,7 +342,8 @@ describe('webhook deliveries', () => {
     // At least the twenty held by the endpoint disabled at the pending bound.
     expect(metrics.value('platform_webhook_deliveries_pending')).toBeGreaterThanOrEqual(20);
     expect(metrics.value('platform_webhook_deliveries_oldest_due_age_seconds')).toBeGreaterThanOrEqual(0);
-    expect(metrics.value('platform_job_queue_depth', { queue: 'webhook-delivery' })).toBeGreaterThanOrEqual(0);
+    // No job queue carries deliveries (the engine claims their rows), so none is measured for them.
+    expect(metrics.value('platform_job_queue_depth', { queue: 'webhook-delivery' })).toBeUndefined();
   });
 
   describe('the delivery log', () => {

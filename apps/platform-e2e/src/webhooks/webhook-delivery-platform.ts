@@ -31,7 +31,7 @@ export interface WebhookDeliveryPlatform {
  */
 export const DELIVERY_TIMEOUT_MS = 3_000;
 
-/** Short delays so retries, timeouts and the dispatcher's polls fit in a test. */
+/** Short delays so retries, timeouts and the delivery engine's polls fit in a test. */
 export const WEBHOOK_TEST_ENV = {
   WEBHOOK_DELIVERY_TIMEOUT_MS: String(DELIVERY_TIMEOUT_MS),
   WEBHOOK_RETRY_DELAYS_SECONDS: '1,1,1',

@@ -145,7 +145,7 @@ describe('webhook endpoints', () => {
       const disabledByHand = await update(endpoint.webhookEndpointID, { enabled: false });
       expect(disabledByHand.data!.data).toMatchObject({ enabled: false, disabledAt: null, disabledReason: null, failingSince: null });
 
-      // As the delivery worker leaves an endpoint it gave up on.
+      // As the delivery engine leaves an endpoint it gave up on.
       await h.platform.dataSource.query(
         `UPDATE webhook_endpoints SET enabled = false, failing_since = now() - interval '3 days', disabled_at = now(), disabled_reason = 'failing for 3 days' WHERE id = $1`,
         [endpoint.webhookEndpointID],

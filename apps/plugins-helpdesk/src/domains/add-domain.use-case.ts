@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditTrail } from '@platform/audit';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { Principal } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';

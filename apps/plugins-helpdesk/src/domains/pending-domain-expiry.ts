@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { trustedTenantScope } from '@platform/auth';
 import { PeriodicSweep } from '@platform/database';
 import { CustomHostnameProvider } from '../custom-hostnames/custom-hostname.provider';

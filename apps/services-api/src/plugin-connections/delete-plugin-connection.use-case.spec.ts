@@ -1,12 +1,11 @@
 import type { ClientRedis } from '@nestjs/microservices';
-import { AccessRequirement, OperatorPrincipal, TenantAccessService, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal } from '@platform/auth';
 import { DeletePluginConnection, DeletePluginConnectionPayload } from '@platform/contracts';
-import { AppException } from '@platform/errors';
 import type { PlatformMetrics } from '@platform/observability';
 import { TransportClient } from '@platform/transport';
 import { Observable, of, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { fake } from '@platform/testing';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { PluginConnectionsClient } from './plugin-connections.client';
 
@@ -33,15 +32,9 @@ function transportAnswering(answer: () => Observable<unknown>) {
 }
 
 function accessGranting(refusal?: 'Forbidden' | 'TenantNotFound') {
-  const requirements: (AccessRequirement | undefined)[] = [];
-  const access = fake<TenantAccessService>({
-    require: async (_principal: OperatorPrincipal, tenant: string, requirement?: AccessRequirement) => {
-      requirements.push(requirement);
-      if (refusal) throw new AppException(refusal);
-      return trustedTenantScope(tenant);
-    },
-  });
-  return { access, requirements };
+  const fakeAccess = new FakeTenantAccess();
+  fakeAccess.refusal = refusal;
+  return { access: fakeAccess.asAccess(), requirements: () => fakeAccess.checks.map((check) => check.requirement) };
 }
 
 describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () => {
@@ -52,7 +45,7 @@ describe('DeletePluginConnectionUseCase (operation 1, services-api side)', () =>
     const reply = await new DeletePluginConnectionUseCase(access, pluginConnections).execute({ principal, tenantID, pluginConnectionID });
 
     expect(reply).toEqual({ deleted: true });
-    expect(requirements).toEqual([{ ownerOnly: true, tenantNotFoundIs404: true }]);
+    expect(requirements()).toEqual([{ ownerOnly: true, tenantNotFoundIs404: true }]);
     const payload: DeletePluginConnectionPayload = { tenantID: tenantID.toLowerCase(), pluginConnectionID };
     expect(sent).toEqual([{ pattern: DeletePluginConnection.pattern, payload }]);
   });

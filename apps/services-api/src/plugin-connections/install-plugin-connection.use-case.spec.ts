@@ -1,10 +1,10 @@
 import type { ClientRedis } from '@nestjs/microservices';
-import { OperatorPrincipal, TenantAccessService, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal } from '@platform/auth';
 import type { PlatformMetrics } from '@platform/observability';
 import { TransportClient } from '@platform/transport';
 import { Observable, of } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { fake } from '@platform/testing';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
 import { PluginConnectionsClient } from './plugin-connections.client';
@@ -24,8 +24,7 @@ function installing() {
     },
   });
   const metrics = fake<PlatformMetrics>({ transportRequestEnded: () => undefined });
-  const access = fake<TenantAccessService>({ require: async (_principal: OperatorPrincipal, tenant: string) => trustedTenantScope(tenant) });
-  const useCase = new InstallPluginConnectionUseCase(access, new PluginConnectionsClient(new TransportClient(client, 1_000, metrics)));
+  const useCase = new InstallPluginConnectionUseCase(new FakeTenantAccess().asAccess(), new PluginConnectionsClient(new TransportClient(client, 1_000, metrics)));
   return { sent, install: (principal: OperatorPrincipal, idempotencyKey?: string) => useCase.execute({ principal, tenantID, pluginID, idempotencyKey, idempotency: NO_IDEMPOTENCY_KEY }) };
 }
 

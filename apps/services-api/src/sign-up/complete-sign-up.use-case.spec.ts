@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import { hashSecretToken, verifyPassword } from '@platform/auth';
 import type { RegisterOperatorPayload, RegisterOperatorReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';

@@ -3,7 +3,7 @@ import { hashPassword, hashSecretToken } from '@platform/auth';
 import { RegisterOperatorPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { RateLimiter, RateLimitRule } from '@platform/redis';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { normaliseEmail } from './email-address';
 import { OperatorTokenClient } from './operator-token.client';
 import { invalidInvitation } from './invitations';

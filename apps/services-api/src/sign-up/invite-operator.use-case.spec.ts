@@ -1,9 +1,9 @@
-import type { Clock } from '@platform/app-foundation';
-import { grantTenantScope, hashSecretToken, TenantAccessService } from '@platform/auth';
+import type { Clock } from '@platform/scheduling';
+import { hashSecretToken } from '@platform/auth';
 import type { CreateInvitationPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
-import { fake } from '@platform/testing';
+import { fake, FakeTenantAccess } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import type { EmailDomainCheck } from './email-domain-check';
 import { InviteOperatorUseCase } from './invite-operator.use-case';
@@ -31,12 +31,8 @@ class World {
   domain: 'accepted' | 'disposable' = 'accepted';
 
   useCase(): InviteOperatorUseCase {
-    const access = fake<TenantAccessService>({
-      require: async (_principal: unknown, tenantID: string) => {
-        if (!this.owner) throw new AppException('Forbidden');
-        return grantTenantScope(tenantID);
-      },
-    });
+    const access = new FakeTenantAccess();
+    if (!this.owner) access.refusal = 'Forbidden';
     const operators = fake<OperatorsClient>({
       createInvitation: async (payload: CreateInvitationPayload) => {
         if (this.createFailure) throw this.createFailure;
@@ -56,7 +52,7 @@ class World {
         this.mails.push(job);
       },
     });
-    return new InviteOperatorUseCase(access, operators, domains, queue, keys, clock, TTL_MS);
+    return new InviteOperatorUseCase(access.asAccess(), operators, domains, queue, keys, clock, TTL_MS);
   }
 }
 

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { generateSecretToken, hashSecretToken, OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import type { IdempotencyKeyClaim } from '@platform/idempotency';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
 import { MailLanguage } from './mail/mail-language';

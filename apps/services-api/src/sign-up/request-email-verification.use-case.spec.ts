@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import type { RateLimiter, RateLimitRule } from '@platform/redis';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
 import { RateLimiter, RateLimitRule } from '@platform/redis';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';
 import { MailLanguage } from './mail/mail-language';

@@ -64,7 +64,7 @@ function derivedKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), 'webhook endpoint signing secrets', 32));
 }
 
-/** Provides the one WebhookSigningSecrets of the app, to the endpoints' use cases and to the delivery worker. */
+/** Provides the one WebhookSigningSecrets of the app, to the endpoints' use cases and to the delivery engine. */
 @Global()
 @Module({})
 export class WebhookSigningSecretsModule {

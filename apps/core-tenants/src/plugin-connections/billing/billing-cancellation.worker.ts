@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DueWorkLoop } from '@platform/app-foundation';
+import { DueWorkLoop } from '@platform/scheduling';
 import { CancelDueSubscriptionItemUseCase } from './cancel-due-subscription-item.use-case';
 import { CANCELLATION_SCHEDULE, CancellationSchedule } from './cancellation-schedule';
 

@@ -1,9 +1,9 @@
 import type { AuditTrail } from '@platform/audit';
 import { AppException } from '@platform/errors';
-import { OperatorPrincipal, TenantAccessService, TenantScope, trustedTenantScope } from '@platform/auth';
+import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
-import { fake, RecordingWebhookEvents } from '@platform/testing';
+import { fake, FakeTenantAccess, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { campaignModelDto } from './campaign-model-dto.fakes';
 import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
@@ -133,18 +133,12 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
   const models = new FakeModels();
   const provider = new FakeProvider();
   const jobs = new FakeJobs();
-  const checked: string[] = [];
-  const access = fake<TenantAccessService>({
-    require: async (_principal: OperatorPrincipal, tenant: string) => {
-      checked.push(tenant);
-      if (options.refuseAccess) throw new AppException('Forbidden');
-      return trustedTenantScope(tenant);
-    },
-  });
+  const access = new FakeTenantAccess();
+  if (options.refuseAccess) access.refusal = 'Forbidden';
   const repository = models.asRepository();
   const webhooks = new RecordingWebhookEvents();
   const submission = new TemplateSubmission(repository, provider, webhooks.asEvents());
-  const useCase = new CreateCampaignModelUseCase(access, repository, submission, jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
+  const useCase = new CreateCampaignModelUseCase(access.asAccess(), repository, submission, jobs.asJobs(), fake<AuditTrail>({ record: async () => undefined }));
   const create = (overrides: Partial<CreateCampaignModelCommand> = {}) =>
     useCase.execute({
       principal,
@@ -157,7 +151,7 @@ function setUp(options: { refuseAccess?: boolean } = {}) {
       slots: { body: { text: 'Your order is on its way' } },
       ...overrides,
     });
-  return { models, provider, jobs, checked, webhooks, create };
+  return { models, provider, jobs, checked: () => access.checks.map((check) => check.tenantID), webhooks, create };
 }
 
 const codeOf = (error: unknown) => (error instanceof AppException ? { status: error.status, code: error.code } : error);
@@ -168,7 +162,7 @@ describe('CreateCampaignModelUseCase (operation 2)', () => {
 
     const created = await create();
 
-    expect(checked).toEqual([tenantID]);
+    expect(checked()).toEqual([tenantID]);
     expect(models.models).toHaveLength(1);
     const [stored] = models.models;
     expect(stored).toMatchObject({ name: 'order_update', language: 'pt_BR', createdBy: principal.operatorID, channel: 'whatsapp' });

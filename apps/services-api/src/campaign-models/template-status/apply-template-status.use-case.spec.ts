@@ -1,4 +1,4 @@
-import type { Clock } from '@platform/app-foundation';
+import type { Clock } from '@platform/scheduling';
 import { describe, expect, it } from 'vitest';
 import { fake, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import type { SqlRunner } from '@platform/database';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { WebhookEvents } from '@platform/webhooks';
 import { modelStatusOfProvider } from '../models/campaign-model-status';
 import { CampaignModelsRepository } from '../models/campaign-models.repository';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { OperatorsClient } from '../operators.client';
 import { SignUpKeys } from '../sign-up-keys';
 import { CODE_VALIDITY_MS, VerificationStore } from '../verification-store';

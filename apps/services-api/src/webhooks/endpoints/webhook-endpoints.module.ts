@@ -6,7 +6,7 @@ import { ListWebhookEndpointsUseCase } from './list-webhook-endpoints.use-case';
 import { RotateWebhookEndpointSecretUseCase } from './rotate-webhook-endpoint-secret.use-case';
 import { UpdateWebhookEndpointUseCase } from './update-webhook-endpoint.use-case';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointsStoreModule } from './webhook-endpoints-store.module';
 import { WEBHOOK_ENDPOINTS_SETTINGS, WebhookEndpointsSettings } from './webhook-endpoints-settings';
 
 /** A tenant's webhook endpoints and their secrets (docs/webhooks.md). Needs WebhookSigningSecretsModule. */
@@ -15,10 +15,10 @@ export class WebhookEndpointsModule {
   static forRoot(settings: WebhookEndpointsSettings): DynamicModule {
     return {
       module: WebhookEndpointsModule,
+      imports: [WebhookEndpointsStoreModule],
       controllers: [WebhookEndpointsController],
       providers: [
         { provide: WEBHOOK_ENDPOINTS_SETTINGS, useValue: settings },
-        WebhookEndpointsRepository,
         CreateWebhookEndpointUseCase,
         ListWebhookEndpointsUseCase,
         GetWebhookEndpointUseCase,

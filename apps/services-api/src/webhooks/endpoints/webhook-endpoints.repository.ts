@@ -104,7 +104,45 @@ const ROTATE_SECRET = sql<StoredWebhookEndpoint, [tenantID: string, id: string, 
 /** Its deliveries and their attempts go with it (ON DELETE CASCADE). */
 const DELETE = sql<{ url: string }, [tenantID: string, id: string]>('DELETE FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2 RETURNING url');
 
-/** A tenant's webhook endpoints (services-api owns the table). Writes take the runner of the use case's transaction, which also records the audit event. */
+/**
+ * Endpoints subscribed to the event type that already hold `$3` pending
+ * deliveries are disabled, with the reason, before an event is fanned out:
+ * the fan-out then skips them (WEBHOOK_MAX_PENDING_PER_ENDPOINT).
+ */
+const DISABLE_OVERFULL = sql<{ id: string }, [tenantID: string, type: string, maxPending: number, reason: string]>(
+  `UPDATE webhook_endpoints e
+      SET enabled = false, disabled_at = clock_timestamp(), disabled_reason = $4, updated_at = clock_timestamp()
+    WHERE e.tenant_id = $1 AND e.enabled AND $2 = ANY(e.event_types)
+      AND (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' LIMIT $3) AS p) >= $3
+  RETURNING e.id`,
+);
+
+/** A delivery succeeded: the endpoint's run of failures, if any, ends. */
+const DELIVERY_SUCCEEDED = sql<never, [tenantID: string, id: string]>(
+  `UPDATE webhook_endpoints SET failing_since = NULL WHERE tenant_id = $1 AND id = $2 AND failing_since IS NOT NULL`,
+);
+
+/** Starts (or continues) the endpoint's run of failures; says whether it has lasted long enough to disable the endpoint. */
+const DELIVERY_FAILED = sql<{ failingSince: Date; overdue: boolean }, [tenantID: string, id: string, disableAfterHours: number]>(
+  `UPDATE webhook_endpoints
+      SET failing_since = COALESCE(failing_since, clock_timestamp())
+    WHERE tenant_id = $1 AND id = $2
+  RETURNING failing_since AS "failingSince", failing_since <= clock_timestamp() - make_interval(hours => $3) AS overdue`,
+);
+
+/** The platform disables the endpoint, saying why (an owner's `enabled: false` is UPDATE). */
+const DISABLE = sql<never, [tenantID: string, id: string, reason: string]>(
+  `UPDATE webhook_endpoints SET enabled = false, disabled_at = clock_timestamp(), disabled_reason = $3, updated_at = clock_timestamp()
+    WHERE tenant_id = $1 AND id = $2 AND enabled`,
+);
+
+/**
+ * A tenant's webhook endpoints (services-api owns the table), and the only
+ * writer of their rows: the owners' changes, and the state the delivery
+ * engine keeps in them (the run of failures, disabling). Writes take the
+ * runner of the caller's transaction, which also records the audit event or
+ * the delivery's outcome.
+ */
 @Injectable()
 export class WebhookEndpointsRepository extends TransactionalRepository {
   /**
@@ -161,6 +199,24 @@ export class WebhookEndpointsRepository extends TransactionalRepository {
     previousExpiresAt: Date | null,
   ): Promise<StoredWebhookEndpoint | undefined> {
     return firstRow(runner, ROTATE_SECRET, [scope.tenantID, webhookEndpointID, sealedSecret, previousExpiresAt]);
+  }
+
+  /** Disables the tenant's endpoints subscribed to `eventType` that hold `maxPending` pending deliveries; answers their ids. */
+  async disableOverfull(runner: SqlRunner, scope: TenantScope, eventType: string, maxPending: number, reason: string): Promise<string[]> {
+    return (await rows(runner, DISABLE_OVERFULL, [scope.tenantID, eventType, maxPending, reason])).map((row) => row.id);
+  }
+
+  async deliverySucceeded(runner: SqlRunner, scope: TenantScope, webhookEndpointID: string): Promise<void> {
+    await run(runner, DELIVERY_SUCCEEDED, [scope.tenantID, webhookEndpointID]);
+  }
+
+  /** Since when the endpoint has been failing, and whether for `disableAfterHours` or longer. */
+  async deliveryFailed(runner: SqlRunner, scope: TenantScope, webhookEndpointID: string, disableAfterHours: number): Promise<{ failingSince: Date; overdue: boolean } | undefined> {
+    return firstRow(runner, DELIVERY_FAILED, [scope.tenantID, webhookEndpointID, disableAfterHours]);
+  }
+
+  async disable(runner: SqlRunner, scope: TenantScope, webhookEndpointID: string, reason: string): Promise<void> {
+    await run(runner, DISABLE, [scope.tenantID, webhookEndpointID, reason]);
   }
 
   /** The deleted endpoint's URL; undefined when the tenant had no such endpoint. */

@@ -33,7 +33,7 @@ export class WebhookDeliveryMetrics {
       name: 'webhook_deliveries_oldest_due_age_seconds',
       help: 'How long the oldest due webhook delivery of an enabled endpoint has waited for an attempt, in seconds (0 when none is due).',
       labelNames: [],
-      read: async () => [{ labels: {}, value: (await read()).oldest_due_seconds }],
+      read: async () => [{ labels: {}, value: (await read()).oldestDueSeconds }],
     });
   }
 

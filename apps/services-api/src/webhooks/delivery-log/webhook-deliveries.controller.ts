@@ -12,8 +12,10 @@ import {
   WebhookDeliveryParams,
   WebhookDeliveryResponse,
 } from './webhook-delivery.dto';
-import { ListWebhookDeliveriesUseCase, ReadWebhookDeliveryUseCase } from './webhook-delivery-log.use-cases';
-import { ResendWebhookDeliveryUseCase, SendWebhookTestEventUseCase } from './webhook-delivery-sends.use-cases';
+import { GetWebhookDeliveryUseCase } from './get-webhook-delivery.use-case';
+import { ListWebhookDeliveriesUseCase } from './list-webhook-deliveries.use-case';
+import { RetryWebhookDeliveryUseCase } from './retry-webhook-delivery.use-case';
+import { SendWebhookTestEventUseCase } from './send-webhook-test-event.use-case';
 import { WebhookEndpointParams } from '../webhook-endpoint-params';
 
 /**
@@ -27,8 +29,8 @@ import { WebhookEndpointParams } from '../webhook-endpoint-params';
 export class WebhookDeliveriesController {
   constructor(
     private readonly listDeliveries: ListWebhookDeliveriesUseCase,
-    private readonly readDelivery: ReadWebhookDeliveryUseCase,
-    private readonly resendDelivery: ResendWebhookDeliveryUseCase,
+    private readonly getDelivery: GetWebhookDeliveryUseCase,
+    private readonly retryDelivery: RetryWebhookDeliveryUseCase,
     private readonly sendTestEvent: SendWebhookTestEventUseCase,
   ) {}
 
@@ -69,7 +71,7 @@ export class WebhookDeliveriesController {
   @ApiErrors('TenantNotFound', 'WebhookEndpointNotFound', 'WebhookDeliveryNotFound')
   @ApiOkResponse({ type: WebhookDeliveryDetailResponse })
   async read(@CurrentPrincipal() principal: Principal, @Param() params: WebhookDeliveryParams): Promise<WebhookDeliveryDetailResponse> {
-    return { data: await this.readDelivery.execute({ principal, ...params }) };
+    return { data: await this.getDelivery.execute({ principal, ...params }) };
   }
 
   @Post('deliveries/:webhookDeliveryID/retries')
@@ -85,7 +87,7 @@ export class WebhookDeliveriesController {
   @ApiErrors('TenantNotFound', 'WebhookEndpointNotFound', 'WebhookDeliveryNotFound', 'WebhookDeliveryAlreadySucceeded', 'WebhookEndpointDisabled')
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse })
   async retry(@CurrentPrincipal() principal: Principal, @Param() params: WebhookDeliveryParams): Promise<WebhookDeliveryResponse> {
-    return { data: await this.resendDelivery.execute({ principal, ...params }) };
+    return { data: await this.retryDelivery.execute({ principal, ...params }) };
   }
 
   @Post('test-events')
