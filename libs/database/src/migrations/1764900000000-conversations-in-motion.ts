@@ -54,6 +54,11 @@ export class ConversationsInMotion1764900000000 implements MigrationInterface {
     // A contact's open session on an inbox, found by each inbound message.
     await queryRunner.query(`CREATE INDEX sessions_open_contact_inbox_idx ON sessions (tenant_id, inbox_id, contact_id) WHERE closed_at IS NULL`);
 
+    // An operator's unread notification of a session: found by a read (mark read), a fan-out (one per session while unread) and a clear.
+    await queryRunner.query(
+      `CREATE INDEX notifications_session_operator_unread_idx ON notifications (session_id, operator_id) WHERE read_at IS NULL AND session_id IS NOT NULL`,
+    );
+
     // The fan-outs still to do: one row per inbound message of a queued
     // session (kind notify), or per assignment or close (kind clear),
     // written in the change's transaction and finished by a background loop.
@@ -75,6 +80,7 @@ export class ConversationsInMotion1764900000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE notification_fanouts`);
+    await queryRunner.query(`DROP INDEX notifications_session_operator_unread_idx`);
     await queryRunner.query(`DROP INDEX sessions_open_contact_inbox_idx`);
     await queryRunner.query(`DROP INDEX messages_channel_message_key`);
     await queryRunner.query(`ALTER TABLE messages DROP CONSTRAINT messages_operator_id_fkey, DROP CONSTRAINT messages_delivery_status_check`);
