@@ -61,7 +61,8 @@ export class ConversationMessageDto {
   @ApiProperty({ enum: ['inbound', 'outbound'] }) messageDirection!: string;
   @ApiProperty({ example: 'text' }) messageKey!: string;
   @ApiProperty({ example: 0, description: 'As operation 11 shows it: 0 inbound or pending, 1 sent, 2 delivered, 3 read, 4 failed' }) messageStatus!: number;
-  @ApiProperty({ enum: DELIVERY_STATUSES, nullable: true, type: String, description: 'Outbound messages only; null for inbound ones' })
+  // OpenAPI 3.0: a nullable enum lists null among its values.
+  @ApiProperty({ enum: [...DELIVERY_STATUSES, null], nullable: true, type: String, description: 'Outbound messages only; null for inbound ones' })
   deliveryStatus!: DeliveryStatus | null;
   @ApiProperty({ description: 'Any JSON value; the text of a `text` message', anyOf: ANY_JSON, example: 'Olá, tudo bem?' })
   messageValue!: unknown;
