@@ -4476,7 +4476,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1940 InboxNotFoundError: Inbox not found. */
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4625,7 +4628,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1946 MessageNotFoundError: Message not found. */
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1946 MessageNotFoundError: Message not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6308,7 +6314,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6441,6 +6450,7 @@ export interface operations {
             };
             /**
              * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
              *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
              */
             404: {
@@ -6590,7 +6600,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6726,7 +6739,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6884,7 +6900,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7020,7 +7039,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
@@ -7455,7 +7477,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7582,7 +7607,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description - 1060 SessionNotFoundError: Session not found. */
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7727,6 +7755,7 @@ export interface operations {
             };
             /**
              * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
              *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
              */
             404: {

@@ -100,7 +100,7 @@ export class InboxesController {
       "The inbox's own plugin connection only (another inbox: 404 1940). Finds or creates the contact by its handle, continues its open session on the " +
       'inbox or opens a new queued one. Idempotent on channelMessageID: 201 when stored, 200 with the same message when the inbox has that id already.',
   })
-  @ApiErrors('InboxNotFound', 'MessageContentTooLong')
+  @ApiErrors('TenantNotFound', 'InboxNotFound', 'MessageContentTooLong')
   @ApiCreatedResponse({ type: InboundMessageResponse, description: 'Stored' })
   @ApiOkResponse({ type: InboundMessageResponse, description: 'The inbox had this channelMessageID already: that message, nothing written' })
   async postMessage(

@@ -32,7 +32,7 @@ export class ChangeDeliveryStatusUseCase {
   ) {}
 
   async execute(command: ChangeDeliveryStatusCommand): Promise<ConversationMessageDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const found = await this.messages.byID(scope, command.messageID);
     if (!found) throw new AppException('MessageNotFound');
     return this.messages.transaction(async (runner) => {

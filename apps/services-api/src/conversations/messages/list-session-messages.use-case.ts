@@ -30,7 +30,7 @@ export class ListSessionMessagesUseCase {
   ) {}
 
   async execute(command: ListSessionMessagesCommand): Promise<SessionMessagesResponse> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const view = refuseUnseen(command.principal, await this.sessions.view(scope, command.sessionID));
     const found = await this.messages.page(scope, view.session.sessionID, command.before, command.limit + 1);
     const page = found.slice(0, command.limit);

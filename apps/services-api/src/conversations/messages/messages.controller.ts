@@ -21,7 +21,7 @@ export class MessagesController {
       "The plugin connection of the message's inbox (else 404 1946, as for an inbound message). Forward only: pending, sent, delivered, read; failed " +
       'from pending or sent; anything else 409 1947. Reporting the current status again answers the message unchanged.',
   })
-  @ApiErrors('MessageNotFound', 'MessageStatusRefused')
+  @ApiErrors('TenantNotFound', 'MessageNotFound', 'MessageStatusRefused')
   @ApiOkResponse({ type: MessageResponse })
   async report(@CurrentPrincipal() principal: PluginConnectionPrincipal, @Param() params: MessageParams, @Body() body: DeliveryStatusBody): Promise<MessageResponse> {
     return { data: await this.changeStatus.execute({ principal, tenantID: params.tenantID, messageID: params.messageID, deliveryStatus: body.deliveryStatus as DeliveryStatus }) };

@@ -55,7 +55,7 @@ export class PostInboundMessageUseCase {
   ) {}
 
   async execute(command: PostInboundMessageCommand): Promise<PostedInboundMessage> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const inbox = await this.inboxes.live(scope, command.inboxID);
     // A connection posts only to its own inboxes; another's is as unknown as a missing one.
     if (!inbox || inbox.pluginConnectionID !== command.principal.pluginConnectionID) throw new AppException('InboxNotFound');

@@ -35,7 +35,7 @@ export class PostReplyUseCase {
   ) {}
 
   async execute(command: PostReplyCommand): Promise<ConversationMessageDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     await command.idempotency.claimKey();
     refuseLongContent(command.content, this.settings);
     return this.messages.transaction(async (runner) => {

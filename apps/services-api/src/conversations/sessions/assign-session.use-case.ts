@@ -30,7 +30,7 @@ export class AssignSessionUseCase {
   ) {}
 
   async execute(command: AssignSessionCommand): Promise<ConversationSessionDto> {
-    const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true });
+    const scope = await this.access.require(command.principal, command.tenantID, { ownerOnly: true, tenantNotFoundIs404: true });
     await this.roles.requireMember(scope, command.operatorID);
     const byOther = command.operatorID !== command.principal.operatorID;
     return this.changes.apply(scope, command.sessionID, existing, {

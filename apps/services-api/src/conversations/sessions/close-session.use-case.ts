@@ -29,7 +29,7 @@ export class CloseSessionUseCase {
   ) {}
 
   async execute(command: CloseSessionCommand): Promise<ConversationSessionDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const owner = await this.roles.isOwner(command.principal, command.tenantID);
     const { operatorID } = command.principal;
     return this.changes.apply(scope, command.sessionID, (view) => (owner ? existing(view) : refuseUnseen(command.principal, view)), {

@@ -19,7 +19,7 @@ export class GetSessionUseCase {
   ) {}
 
   async execute(command: GetSessionCommand): Promise<ConversationSessionDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     return refuseUnseen(command.principal, await this.sessions.view(scope, command.sessionID)).session;
   }
 }

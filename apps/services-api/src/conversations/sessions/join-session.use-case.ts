@@ -22,7 +22,7 @@ export class JoinSessionUseCase {
   ) {}
 
   async execute(command: JoinSessionCommand): Promise<ConversationSessionDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const { operatorID } = command.principal;
     return this.changes.apply(scope, command.sessionID, (view) => refuseUnseen(command.principal, view), {
       check: (before) => {

@@ -26,7 +26,7 @@ export class ReadSessionUseCase {
   ) {}
 
   async execute(command: ReadSessionCommand): Promise<{ markedRead: number }> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const { session } = refuseUnseen(command.principal, await this.sessions.view(scope, command.sessionID));
     const { operatorID } = command.principal;
     const markedRead = await this.fanouts.transaction(async (runner) => {

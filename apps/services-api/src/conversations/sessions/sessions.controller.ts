@@ -43,7 +43,7 @@ export class SessionsController {
     summary: 'Read a session',
     description: `${SEEN} The plugin connection of the session's inbox reads it too. The session as operation 11 shows it, with its state.`,
   })
-  @ApiErrors('SessionNotFound')
+  @ApiErrors('TenantNotFound', 'SessionNotFound')
   @ApiOkResponse({ type: SessionResponse })
   async read(@CurrentPrincipal() principal: ConversationPrincipal, @Param() params: SessionParams): Promise<SessionResponse> {
     return { data: await this.getSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };
@@ -58,7 +58,7 @@ export class SessionsController {
       `${SEEN} The plugin connection of the session's inbox lists them too. Newest first, by keyset: pass meta.nextCursor as ` +
       '`cursor` for the next (older) page; every page costs the same at any depth. 206 while another page follows.',
   })
-  @ApiErrors('SessionNotFound')
+  @ApiErrors('TenantNotFound', 'SessionNotFound')
   @ApiOkResponse({ type: SessionMessagesResponse, description: 'The last page' })
   @ApiPartialContentResponse({ type: SessionMessagesResponse, description: 'Another page follows' })
   async messages(
@@ -86,7 +86,7 @@ export class SessionsController {
     summary: 'Reply in a session',
     description: `${SEEN} Stored outbound with deliveryStatus pending, for the inbox's plugin connection to send. A closed session refuses (409 1942).`,
   })
-  @ApiErrors('SessionNotFound', 'SessionClosed', 'MessageContentTooLong')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'SessionClosed', 'MessageContentTooLong')
   @Idempotent()
   @ApiCreatedResponse({ type: MessageResponse })
   async reply(
@@ -102,7 +102,7 @@ export class SessionsController {
   @HttpCode(200)
   @Auth('operator')
   @ApiOperation({ operationId: 'takeSession', summary: 'Take a queued session', description: `${SEEN} The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942.` })
-  @ApiErrors('SessionNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
   @ApiOkResponse({ type: SessionResponse })
   async take(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams): Promise<SessionResponse> {
     return { data: await this.takeSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };
@@ -116,7 +116,7 @@ export class SessionsController {
     summary: 'Assign a queued session',
     description: 'Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942.',
   })
-  @ApiErrors('SessionNotFound', 'MemberNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
   @ApiOkResponse({ type: SessionResponse })
   async assign(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams, @Body() body: SessionOperatorBody): Promise<SessionResponse> {
     return { data: await this.assignSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID }) };
@@ -132,7 +132,7 @@ export class SessionsController {
       'The assignee or an owner (another operator: 403 1004) hands it to another member (else 404 1990); the previous assignee stays a participant. ' +
       'Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942.',
   })
-  @ApiErrors('SessionNotFound', 'MemberNotFound', 'SessionNotAssigned', 'AlreadyInSession', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionNotAssigned', 'AlreadyInSession', 'SessionClosed')
   @ApiOkResponse({ type: SessionResponse })
   async transfer(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams, @Body() body: SessionOperatorBody): Promise<SessionResponse> {
     return { data: await this.transferSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID }) };
@@ -142,7 +142,7 @@ export class SessionsController {
   @HttpCode(200)
   @Auth('operator')
   @ApiOperation({ operationId: 'joinSession', summary: 'Join a session', description: `${SEEN} The operator becomes a participant. Already its assignee or a participant: 409 1945; closed: 409 1942.` })
-  @ApiErrors('SessionNotFound', 'AlreadyInSession', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'AlreadyInSession', 'SessionClosed')
   @ApiOkResponse({ type: SessionResponse })
   async join(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams): Promise<SessionResponse> {
     return { data: await this.joinSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };
@@ -156,7 +156,7 @@ export class SessionsController {
     summary: 'Close a session',
     description: 'The assignee or an owner (another operator: 403 1004). Closed already: 409 1942. The next inbound message opens a new session.',
   })
-  @ApiErrors('SessionNotFound', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'SessionClosed')
   @ApiOkResponse({ type: SessionResponse })
   async close(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams): Promise<SessionResponse> {
     return { data: await this.closeSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };
@@ -170,7 +170,7 @@ export class SessionsController {
     summary: 'Mark a session read',
     description: `${SEEN} Marks the operator's notifications of the session read (operation 14 moves); reading again marks none.`,
   })
-  @ApiErrors('SessionNotFound')
+  @ApiErrors('TenantNotFound', 'SessionNotFound')
   @ApiOkResponse({ type: SessionReadResponse })
   async markRead(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams): Promise<SessionReadResponse> {
     return { data: await this.readSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };

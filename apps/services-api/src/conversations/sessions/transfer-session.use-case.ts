@@ -32,7 +32,7 @@ export class TransferSessionUseCase {
   ) {}
 
   async execute(command: TransferSessionCommand): Promise<ConversationSessionDto> {
-    const scope = await this.access.require(command.principal, command.tenantID);
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
     const owner = await this.roles.isOwner(command.principal, command.tenantID);
     await this.roles.requireMember(scope, command.operatorID);
     const byself = command.principal.operatorID;
