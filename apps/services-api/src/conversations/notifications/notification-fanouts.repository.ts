@@ -55,6 +55,11 @@ const LOCK_SESSION = sql<{ id: string }, [sessionID: string]>(`SELECT id FROM se
  * its assignee, a closed one nobody. One statement: the tenant's memberships
  * (core-tenants' table, a listed read path) joined in the database, so
  * 2,000 operators cost one INSERT ... SELECT and one grouped counter upsert.
+ * Those who have an unread notification of the session already are left
+ * out by an uncorrelated NOT IN (a hashed subplan: one pass over the
+ * session's unread notifications), never a per-operator probe a misjudged
+ * row count can turn into a nested loop (operator_id is NOT NULL, so NOT IN
+ * means what it says).
  */
 const NOTIFY_RECIPIENTS = sql<never, [sessionID: string]>(
   `INSERT INTO notifications (tenant_id, operator_id, category, inbox_id, session_id)
@@ -68,7 +73,7 @@ const NOTIFY_RECIPIENTS = sql<never, [sessionID: string]>(
        SELECT s.operator_id WHERE s.operator_id IS NOT NULL
      ) r
     WHERE s.id = $1 AND s.closed_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.session_id = s.id AND n.operator_id = r.operator_id AND n.read_at IS NULL)`,
+      AND r.operator_id NOT IN (SELECT n.operator_id FROM notifications n WHERE n.session_id = $1 AND n.read_at IS NULL)`,
 );
 
 /** Clears the session's unread notifications of everyone but its current assignee (nobody's kept once closed). */
