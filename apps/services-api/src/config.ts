@@ -56,6 +56,10 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(1, 65_536)
   MESSAGE_CONTENT_MAX_CHARACTERS = 4_096;
 
+  /** Days a closed session and its messages are kept before the hourly sweep deletes them; 0 keeps them for good (docs/conversations.md#growth). */
+  @IsIntegerBetween(0, 36_500)
+  MESSAGE_RETENTION_DAYS = 0;
+
   /** Milliseconds between the notification fan-out loop's looks for work it was not nudged about (docs/conversations.md). */
   @IsIntegerBetween(50, 60_000)
   NOTIFICATION_FANOUT_POLL_MS = 1_000;

@@ -62,7 +62,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   ]);
   say(`${OPERATORS} operators loaded in ${Math.round(performance.now() - loadStarted)} ms`);
 
-  const settings: ConversationsSettings = { messageContentMaxCharacters: 4096, fanoutPollMs: 60_000 };
+  const settings: ConversationsSettings = { messageContentMaxCharacters: 4096, fanoutPollMs: 60_000, retentionDays: 0 };
   const fanouts = new NotificationFanoutsRepository(dataSource);
   const sessions = new SessionsRepository(dataSource);
   const messages = new MessagesRepository(dataSource);

@@ -6,10 +6,16 @@ export interface ConversationsSettings {
   messageContentMaxCharacters: number;
   /** How often the fan-out loop looks for work it was not nudged about (another replica's, or left by a stop). */
   fanoutPollMs: number;
+  /** Days a closed session (and its messages) is kept; 0 keeps them for good. */
+  retentionDays: number;
 }
 
 export const CONVERSATIONS_SETTINGS = Symbol('CONVERSATIONS_SETTINGS');
 
 export function conversationsSettingsOf(config: ServicesApiConfig): ConversationsSettings {
-  return { messageContentMaxCharacters: config.MESSAGE_CONTENT_MAX_CHARACTERS, fanoutPollMs: config.NOTIFICATION_FANOUT_POLL_MS };
+  return {
+    messageContentMaxCharacters: config.MESSAGE_CONTENT_MAX_CHARACTERS,
+    fanoutPollMs: config.NOTIFICATION_FANOUT_POLL_MS,
+    retentionDays: config.MESSAGE_RETENTION_DAYS,
+  };
 }

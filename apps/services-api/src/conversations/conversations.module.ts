@@ -13,6 +13,7 @@ import { MessagesController } from './messages/messages.controller';
 import { MessagesRepository } from './messages/messages.repository';
 import { PostInboundMessageUseCase } from './messages/post-inbound-message.use-case';
 import { PostReplyUseCase } from './messages/post-reply.use-case';
+import { ConversationRetention } from './retention/conversation-retention';
 import { FanOutNotificationsUseCase } from './notifications/fan-out-notifications.use-case';
 import { NotificationFanoutWorker } from './notifications/notification-fanout.worker';
 import { NotificationFanoutsRepository } from './notifications/notification-fanouts.repository';
@@ -46,6 +47,7 @@ export class ConversationsModule {
         SessionChanges,
         NotificationFanoutWorker,
         FanOutNotificationsUseCase,
+        ConversationRetention,
         CreateInboxUseCase,
         ListInboxesUseCase,
         RenameInboxUseCase,
@@ -62,7 +64,7 @@ export class ConversationsModule {
         CloseSessionUseCase,
         ReadSessionUseCase,
       ],
-      exports: [NotificationFanoutWorker],
+      exports: [NotificationFanoutWorker, ConversationRetention],
     };
   }
 }

@@ -54,6 +54,9 @@ export class ConversationsInMotion1764900000000 implements MigrationInterface {
     // A contact's open session on an inbox, found by each inbound message.
     await queryRunner.query(`CREATE INDEX sessions_open_contact_inbox_idx ON sessions (tenant_id, inbox_id, contact_id) WHERE closed_at IS NULL`);
 
+    // The retention sweep's oldest closed sessions (MESSAGE_RETENTION_DAYS).
+    await queryRunner.query(`CREATE INDEX sessions_closed_at_idx ON sessions (closed_at) WHERE closed_at IS NOT NULL`);
+
     // An operator's unread notification of a session: found by a read (mark read), a fan-out (one per session while unread) and a clear.
     await queryRunner.query(
       `CREATE INDEX notifications_session_operator_unread_idx ON notifications (session_id, operator_id) WHERE read_at IS NULL AND session_id IS NOT NULL`,
@@ -81,6 +84,7 @@ export class ConversationsInMotion1764900000000 implements MigrationInterface {
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE notification_fanouts`);
     await queryRunner.query(`DROP INDEX notifications_session_operator_unread_idx`);
+    await queryRunner.query(`DROP INDEX sessions_closed_at_idx`);
     await queryRunner.query(`DROP INDEX sessions_open_contact_inbox_idx`);
     await queryRunner.query(`DROP INDEX messages_channel_message_key`);
     await queryRunner.query(`ALTER TABLE messages DROP CONSTRAINT messages_operator_id_fkey, DROP CONSTRAINT messages_delivery_status_check`);

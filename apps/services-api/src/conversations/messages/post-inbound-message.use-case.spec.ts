@@ -60,7 +60,7 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
     }),
     new ConversationEvents(webhookEvents.asEvents()),
     fake<NotificationFanoutWorker>({ nudge: () => void calls.push('nudge') }),
-    { messageContentMaxCharacters: 10, fanoutPollMs: 1000 },
+    { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0 },
   );
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: options.connectionID ?? CONNECTION_ID, pluginID: 'plugin-1', tenantID: TENANT_ID };
   const post = (content = 'Oi') => useCase.execute({ principal, tenantID: TENANT_ID, inboxID: INBOX_ID, contactHandle: '+5511', channelMessageID: 'wamid.1', content });

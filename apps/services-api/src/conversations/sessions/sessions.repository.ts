@@ -86,6 +86,11 @@ const INSERT_SESSION = sql<{ id: string }, [tenantID: string, contactID: string,
    VALUES ($1, $2, $3, $4, 'chat', clock_timestamp(), clock_timestamp(), clock_timestamp(), clock_timestamp()) RETURNING id`,
 );
 
+/** At most `$2` sessions closed before `$1`, oldest first; their messages, summaries and notifications go with them (foreign keys). */
+const DELETE_CLOSED_BEFORE = sql<never, [cutoff: Date, batch: number]>(
+  `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE closed_at < $1 ORDER BY closed_at LIMIT $2)`,
+);
+
 /** Sessions: reads, the transitions of their life, and the contact and session an inbound message lands in. */
 @Injectable()
 export class SessionsRepository extends TransactionalRepository {
@@ -116,6 +121,11 @@ export class SessionsRepository extends TransactionalRepository {
 
   async close(runner: SqlRunner, scope: TenantScope, sessionID: string): Promise<void> {
     await run(runner, CLOSE, [scope.tenantID, sessionID]);
+  }
+
+  /** Deletes up to `batch` sessions closed before `cutoff` (every tenant's: a retention sweep); returns how many. */
+  async deleteClosedBefore(cutoff: Date, batch: number): Promise<number> {
+    return (await run(this.dataSource, DELETE_CLOSED_BEFORE, [cutoff, batch])).count;
   }
 
   /**
