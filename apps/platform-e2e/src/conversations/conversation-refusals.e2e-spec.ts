@@ -137,6 +137,14 @@ describe('conversation refusals', () => {
     });
   });
 
+  it("opens one session for a new contact's first messages posted at once", async () => {
+    const contactHandle = `+55118${Date.now().toString().slice(-8)}`;
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, index) => post({ contactHandle, content: `primeira ${index}` })));
+    expect(answers.map((answer) => answer.response.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(answers.map((answer) => answer.data!.data.session.sessionID)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.data!.data.session.contactID)).size).toBe(1);
+  });
+
   describe('sessions', () => {
     it('hides a session from operators who may not see it, and from another connection', async () => {
       const sessionID = await queued();
