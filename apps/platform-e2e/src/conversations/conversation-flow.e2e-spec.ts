@@ -142,4 +142,39 @@ describe('a conversation in motion', () => {
     expect(ofFirst[5].data).toMatchObject({ previousStatus: 'pending', message: delivered.data!.data });
     expect(ofFirst[6].data).toMatchObject({ closedByOperatorID: member.operatorID, session: closed.data!.data });
   });
+
+  it('counts one unread notification per operator and session, however many messages arrive, until the operator reads it', async () => {
+    const { tenantID, owner, member, otherChannel } = context;
+    const created = await api().POST('/v1/tenants/{tenantID}/inboxes', {
+      params: { path: { tenantID } },
+      headers: { authorization: owner.authorization },
+      body: { name: 'Chat do site', channel: 'web-chat', pluginConnectionID: otherChannel.pluginConnectionID },
+    });
+    const inboxID = created.data!.data.inboxID;
+    const post = (contactHandle: string, content: string) =>
+      api().POST('/v1/tenants/{tenantID}/inboxes/{inboxID}/messages', {
+        params: { path: { tenantID, inboxID } },
+        headers: { authorization: otherChannel.authorization },
+        body: { contactHandle, channelMessageID: randomUUID(), content },
+      });
+    /** The member's unread count on this inbox (the first test left one on its own inbox). */
+    const counts = async () => {
+      const all = (await api().GET('/v1/tenants/{tenantID}/notifications', { params: { path: { tenantID } }, headers: { authorization: member.authorization } })).data!;
+      return { [inboxID]: all[inboxID] };
+    };
+
+    const first = (await post('visitor-1', 'Oi')).data!.data.session.sessionID;
+    await eventually(async () => expect(await counts()).toEqual({ [inboxID]: 1 }));
+    await post('visitor-1', 'Alguém aí?');
+    // A barrier: fan-outs run oldest first, so once the second contact's session counts, the second message's fan-out is done.
+    await post('visitor-2', 'Olá');
+    await eventually(async () => expect(await counts()).toEqual({ [inboxID]: 2 }));
+
+    const read = await api().POST('/v1/tenants/{tenantID}/sessions/{sessionID}/read', {
+      params: { path: { tenantID, sessionID: first } },
+      headers: { authorization: member.authorization },
+    });
+    expect(read.data!.data).toEqual({ markedRead: 1 });
+    expect(await counts()).toEqual({ [inboxID]: 1 });
+  });
 });
