@@ -35,12 +35,14 @@ export const TABLE_OWNERS = {
   campaign_model_counts: 'services-api',
   campaigns: 'services-api',
   contacts: 'services-api',
+  contact_handles: 'services-api',
   contact_session_counts: 'services-api',
   inboxes: 'services-api',
   messages: 'services-api',
   messaging_channels: 'services-api',
   notifications: 'services-api',
   notification_unread_counts: 'services-api',
+  notification_fanouts: 'services-api',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',
@@ -72,6 +74,16 @@ export const READ_PATHS = [
     file: 'apps/services-api/src/processing-traces/processing-traces.repository.ts',
     tables: ['plugin_connections', 'plugins'],
     reason: "which of a tenant's installed plugins are trace providers, read with the traces they list",
+  },
+  {
+    file: 'apps/services-api/src/conversations/inboxes/inboxes.repository.ts',
+    tables: ['plugin_connections'],
+    reason: 'an inbox is created on a live plugin connection of its tenant: one primary-key read in the create\'s transaction',
+  },
+  {
+    file: 'apps/services-api/src/conversations/notifications/notification-fanouts.repository.ts',
+    tables: ['memberships'],
+    reason: "a queued session's inbound message notifies every operator of the tenant: one INSERT ... SELECT over the tenant's memberships, where a transport round trip would ship thousands of ids",
   },
 ];
 

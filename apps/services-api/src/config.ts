@@ -52,6 +52,18 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(0, 720)
   WEBHOOK_SECRET_ROTATION_GRACE_HOURS = 24;
 
+  /** Characters a conversation message's content may hold (then 422 1948; docs/conversations.md). */
+  @IsIntegerBetween(1, 65_536)
+  MESSAGE_CONTENT_MAX_CHARACTERS = 4_096;
+
+  /** Days a closed session and its messages are kept before the hourly sweep deletes them; 0 keeps them for good (docs/conversations.md#growth). */
+  @IsIntegerBetween(0, 36_500)
+  MESSAGE_RETENTION_DAYS = 0;
+
+  /** Milliseconds between the notification fan-out loop's looks for work it was not nudged about (docs/conversations.md). */
+  @IsIntegerBetween(50, 60_000)
+  NOTIFICATION_FANOUT_POLL_MS = 1_000;
+
   /** Webhook endpoints one tenant may have at once (then 409 1961). */
   @IsIntegerBetween(1, 1_000)
   WEBHOOK_ENDPOINTS_PER_TENANT = 10;

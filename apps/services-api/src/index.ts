@@ -16,3 +16,14 @@ export { ListShortcutsUseCase } from './shortcuts/list-shortcuts.use-case';
 export { ShortcutsRepository } from './shortcuts/shortcuts.repository';
 /** The list's SQL, for the benchmark's EXPLAIN output. */
 export { CampaignModelsListRepository } from './campaign-models/models/campaign-models-list.repository';
+// The conversation use cases and repositories, so the benchmark can run a message's exact SQL bare and time a fan-out.
+export { ConversationEvents } from './conversations/conversation-events';
+export type { ConversationsSettings } from './conversations/conversations-settings';
+export { InboxesRepository } from './conversations/inboxes/inboxes.repository';
+export { MessagesRepository } from './conversations/messages/messages.repository';
+export { PostInboundMessageUseCase } from './conversations/messages/post-inbound-message.use-case';
+export { PostReplyUseCase } from './conversations/messages/post-reply.use-case';
+export { FanOutNotificationsUseCase } from './conversations/notifications/fan-out-notifications.use-case';
+export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
+export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
+export { SessionsRepository } from './conversations/sessions/sessions.repository';

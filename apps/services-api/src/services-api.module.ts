@@ -10,6 +10,8 @@ import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/models/template-sub
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
+import { ConversationsModule } from './conversations/conversations.module';
+import { conversationsSettingsOf } from './conversations/conversations-settings';
 import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
@@ -66,6 +68,7 @@ export class ServicesApiModule {
         ShortcutsModule,
         ContactSessionsModule,
         NotificationsModule,
+        ConversationsModule.forRoot(conversationsSettingsOf(config)),
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(
           {

@@ -20,6 +20,9 @@ export const AUDIT_ACTIONS = {
   'webhookEndpoint.updated': 'webhookEndpoint',
   'webhookEndpoint.deleted': 'webhookEndpoint',
   'webhookEndpoint.secretRotated': 'webhookEndpoint',
+  'inbox.created': 'inbox',
+  'inbox.renamed': 'inbox',
+  'inbox.removed': 'inbox',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

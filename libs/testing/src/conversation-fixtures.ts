@@ -64,11 +64,13 @@ export class ConversationFixtures {
     return rows[0].id;
   }
 
-  async inbox(tenantID: string, options: { name?: string; channel?: string } = {}): Promise<string> {
-    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO inboxes (tenant_id, name, channel) VALUES ($1, $2, $3) RETURNING id', [
+  /** An inbox; the plugin connection that posts to it when given (docs/conversations.md#inboxes). */
+  async inbox(tenantID: string, options: { name?: string; channel?: string; pluginConnectionID?: string } = {}): Promise<string> {
+    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO inboxes (tenant_id, name, channel, plugin_connection_id) VALUES ($1, $2, $3, $4) RETURNING id', [
       tenantID,
       options.name ?? 'WhatsApp Vendas',
       options.channel ?? 'whatsapp',
+      options.pluginConnectionID ?? null,
     ]);
     return rows[0].id;
   }

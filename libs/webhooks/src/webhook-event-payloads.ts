@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ConversationMessageDto, ConversationSessionDto, DELIVERY_STATUSES } from '@platform/conversations';
 import { CAMPAIGN_MODEL_STATUSES, HELPDESK_DOMAIN_STATUSES, MEMBERSHIP_ROLES } from '@platform/database';
 import type { WebhookEventType } from './webhook-event-types';
 
@@ -70,6 +71,59 @@ export class WebhookTestData {
   @ApiProperty({ example: 'A test event sent on request.' }) message!: string;
 }
 
+/**
+ * What every session and message event carries (docs/conversations.md#events):
+ * the ids a consumer routes by and the session's visibility as of the
+ * commit that emitted it (`operatorMaySeeSession` of `@platform/conversations`
+ * decides from `listed`, `operatorID` and `participantIDs` alone), so the
+ * real-time gateway filters without a database query.
+ */
+export class SessionEventData {
+  @ApiProperty({ format: 'uuid' }) sessionID!: string;
+  @ApiProperty({ format: 'uuid' }) inboxID!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: "The inbox's channel plugin connection" }) pluginConnectionID!: string | null;
+  @ApiProperty({ description: 'sessionListed as of the commit' }) listed!: boolean;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The assignee as of the commit; null while queued' }) operatorID!: string | null;
+  @ApiProperty({ type: [String], description: 'operatorParticipantsIDs as of the commit' }) participantIDs!: string[];
+  @ApiProperty({ type: ConversationSessionDto, description: 'The session as GET .../sessions/{sessionID} shows it after the change' })
+  session!: ConversationSessionDto;
+}
+
+export class SessionOpenedData extends SessionEventData {}
+
+export class SessionAssignedData extends SessionEventData {
+  @ApiProperty({ format: 'uuid', description: 'Who assigned it: the assignee when they took it, else the owner' }) assignedByOperatorID!: string;
+}
+
+export class SessionTransferredData extends SessionEventData {
+  @ApiProperty({ format: 'uuid' }) previousOperatorID!: string;
+  @ApiProperty({ format: 'uuid' }) transferredByOperatorID!: string;
+}
+
+export class SessionParticipantJoinedData extends SessionEventData {
+  @ApiProperty({ format: 'uuid' }) participantID!: string;
+}
+
+export class SessionClosedData extends SessionEventData {
+  @ApiProperty({ format: 'uuid' }) closedByOperatorID!: string;
+}
+
+export class MessageCreatedData extends SessionEventData {
+  @ApiProperty({ type: ConversationMessageDto, description: 'The message as the session messages page shows it' }) message!: ConversationMessageDto;
+}
+
+export class MessageStatusChangedData extends SessionEventData {
+  @ApiProperty({ type: ConversationMessageDto }) message!: ConversationMessageDto;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) previousStatus!: string;
+}
+
+export class NotificationsReadData {
+  @ApiProperty({ format: 'uuid' }) operatorID!: string;
+  @ApiProperty({ format: 'uuid' }) sessionID!: string;
+  @ApiProperty({ format: 'uuid' }) inboxID!: string;
+  @ApiProperty({ description: 'Notifications of the session this read marked read (0 when none was unread)' }) markedRead!: number;
+}
+
 /** Each event type's `data`: what `WebhookEvents.emit` accepts for it. */
 export interface WebhookEventData {
   'campaignModel.statusChanged': CampaignModelStatusChangedData;
@@ -81,6 +135,14 @@ export interface WebhookEventData {
   'invitation.accepted': InvitationAcceptedData;
   'member.roleChanged': MemberRoleChangedData;
   'member.removed': MemberRemovedData;
+  'message.created': MessageCreatedData;
+  'message.statusChanged': MessageStatusChangedData;
+  'session.opened': SessionOpenedData;
+  'session.assigned': SessionAssignedData;
+  'session.transferred': SessionTransferredData;
+  'session.participantJoined': SessionParticipantJoinedData;
+  'session.closed': SessionClosedData;
+  'notifications.read': NotificationsReadData;
   'webhook.test': WebhookTestData;
 }
 
@@ -95,5 +157,13 @@ export const WEBHOOK_EVENT_PAYLOADS: { [Type in WebhookEventType]: new () => Web
   'invitation.accepted': InvitationAcceptedData,
   'member.roleChanged': MemberRoleChangedData,
   'member.removed': MemberRemovedData,
+  'message.created': MessageCreatedData,
+  'message.statusChanged': MessageStatusChangedData,
+  'session.opened': SessionOpenedData,
+  'session.assigned': SessionAssignedData,
+  'session.transferred': SessionTransferredData,
+  'session.participantJoined': SessionParticipantJoinedData,
+  'session.closed': SessionClosedData,
+  'notifications.read': NotificationsReadData,
   'webhook.test': WebhookTestData,
 };

@@ -1,6 +1,7 @@
 import { BenchContext } from '../context';
 import { campaignModelsList } from './campaign-models-list';
 import { conversations } from './conversations';
+import { conversationsMotion } from './conversations-motion';
 import { cpuPerRequest } from './cpu-per-request';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
@@ -17,6 +18,7 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'plugin-connections': pluginConnections,
   'campaign-models-list': campaignModelsList,
   conversations,
+  'conversations-motion': conversationsMotion,
   'email-verification': emailVerification,
   'helpdesk-refresh': helpdeskRefresh,
   'processing-traces': processingTraces,

@@ -27,8 +27,10 @@ export const seedConversations: AreaSeeder = async ({ manager, base }) => {
   ];
   for (const [scope, operatorID, bang, preview] of shortcuts) await conversations.shortcut(tenantID, { scope, operatorID, bang, preview });
 
-  const whatsapp = await conversations.inbox(tenantID, { name: 'WhatsApp Vendas', channel: 'whatsapp' });
-  const webchat = await conversations.inbox(tenantID, { name: 'Chat do site', channel: 'webchat' });
+  // Ordinary inboxes: the fixture's plugin connection posts to them (npm run demo:chat plays that channel).
+  const { pluginConnectionID } = base.pluginConnection;
+  const whatsapp = await conversations.inbox(tenantID, { name: 'WhatsApp Vendas', channel: 'whatsapp', pluginConnectionID });
+  const webchat = await conversations.inbox(tenantID, { name: 'Chat do site', channel: 'webchat', pluginConnectionID });
   const contactID = await conversations.contact(tenantID, 'Maria Souza');
 
   const first = await conversations.session(tenantID, { contactID, inboxID: whatsapp, operatorID: owner, createdAt: minutesAgo(3 * 24 * 60), closedAt: minutesAgo(3 * 24 * 60 - 30), active: false });
@@ -61,5 +63,5 @@ export const seedConversations: AreaSeeder = async ({ manager, base }) => {
   }
   await conversations.notification(tenantID, { operatorID: owner, category: 'mention', read: true });
 
-  return { contactID, sessionID: current };
+  return { contactID, sessionID: current, inboxID: whatsapp };
 };

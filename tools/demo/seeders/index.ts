@@ -27,6 +27,8 @@ export interface AreaSeedContext {
 export interface AreaFixtures {
   contactID?: string;
   sessionID?: string;
+  /** An inbox the fixture's plugin connection posts to (npm run demo:chat). */
+  inboxID?: string;
   campaignModelID?: string;
   helpdeskDomain?: string;
 }

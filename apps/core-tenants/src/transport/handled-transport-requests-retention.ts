@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { Clock } from '@platform/app-foundation';
+import { Clock } from '@platform/scheduling';
 import { deleteInBatches, PeriodicSweep } from '@platform/database';
 import { HandledTransportRequests } from './handled-transport-requests.repository';
 

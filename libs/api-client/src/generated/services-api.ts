@@ -197,6 +197,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inboxes
+         * @description The inboxes the caller may use: every inbox of the tenant for its operators, a plugin connection's own for it. Oldest first; 206 while more pages exist.
+         */
+        get: operations["listInboxes"];
+        put?: never;
+        /**
+         * Create an inbox
+         * @description Only owners of the tenant (a member gets 403 1004). On a live plugin connection of the tenant (else 404 1054): the channel integration that posts to it.
+         */
+        post: operations["createInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/inboxes/{inboxID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an inbox
+         * @description Only owners of the tenant (a member gets 403 1004). Refused while it has an open session (409 1941): close them first. Its closed sessions stay readable.
+         */
+        delete: operations["removeInbox"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename an inbox
+         * @description Only owners of the tenant (a member gets 403 1004).
+         */
+        patch: operations["renameInbox"];
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/inboxes/{inboxID}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Post what a contact wrote
+         * @description The inbox's own plugin connection only (another inbox: 404 1940). Finds or creates the contact by its handle, continues its open session on the inbox or opens a new queued one. Idempotent on channelMessageID: 201 when stored, 200 with the same message when the inbox has that id already.
+         */
+        post: operations["postInboundMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/messages/{messageID}/delivery-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report an outbound message's delivery
+         * @description The plugin connection of the message's inbox (else 404 1946, as for an inbound message). Forward only: pending, sent, delivered, read; failed from pending or sent; anything else 409 1947. Reporting the current status again answers the message unchanged.
+         */
+        put: operations["reportDeliveryStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/notifications": {
         parameters: {
             query?: never;
@@ -365,6 +453,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a session
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The plugin connection of the session's inbox reads it too. The session as operation 11 shows it, with its state.
+         */
+        get: operations["readSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign a queued session
+         * @description Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942.
+         */
+        post: operations["assignSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a session
+         * @description The assignee or an owner (another operator: 403 1004). Closed already: 409 1942. The next inbound message opens a new session.
+         */
+        post: operations["closeSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a session
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The operator becomes a participant. Already its assignee or a participant: 409 1945; closed: 409 1942.
+         */
+        post: operations["joinSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a session's messages
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The plugin connection of the session's inbox lists them too. Newest first, by keyset: pass meta.nextCursor as `cursor` for the next (older) page; every page costs the same at any depth. 206 while another page follows.
+         */
+        get: operations["listSessionMessages"];
+        put?: never;
+        /**
+         * Reply in a session
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. Stored outbound with deliveryStatus pending, for the inbox's plugin connection to send. A closed session refuses (409 1942).
+         */
+        post: operations["replyToSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/sessions/{sessionID}/processing-traces": {
         parameters: {
             query?: never;
@@ -399,6 +591,66 @@ export interface paths {
          * @description The steps of the given traces (1-10, as listed by operation 9), read from their providers in parallel, merged in start order and annotated with their plugin. `status` and `processStatus` follow docs/processing-traces.md. No side effect but a cache: finished (terminal) retrievals are served from Redis.
          */
         post: operations["retrieveProcessingTraces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a session read
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. Marks the operator's notifications of the session read (operation 14 moves); reading again marks none.
+         */
+        post: operations["readSessionNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/take": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a queued session
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942.
+         */
+        post: operations["takeSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/sessions/{sessionID}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer an assigned session
+         * @description The assignee or an owner (another operator: 403 1004) hands it to another member (else 404 1990); the previous assignee stays a participant. Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942.
+         */
+        post: operations["transferSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,7 +858,7 @@ export interface components {
         };
         AuditEventDto: {
             /** @enum {string} */
-            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
+            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed";
             actor: components["schemas"]["AuditActorDto"];
             /** Format: uuid */
             auditEventID: string;
@@ -744,6 +996,95 @@ export interface components {
             data: components["schemas"]["SessionDto"][];
             meta: components["schemas"]["SessionListMeta"];
         };
+        ConversationMessageDto: {
+            /** @description The channel's own id of an inbound message; null for outbound ones */
+            channelMessageID: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description Outbound messages only; null for inbound ones
+             * @enum {string|null}
+             */
+            deliveryStatus: "pending" | "sent" | "delivered" | "read" | "failed" | null;
+            /**
+             * Format: uuid
+             * @description null for messages stored before inboxes owned them
+             */
+            inboxID: string | null;
+            /** @enum {string} */
+            messageDirection: "inbound" | "outbound";
+            /** Format: uuid */
+            messageID: string;
+            /** @example text */
+            messageKey: string;
+            /**
+             * @description As operation 11 shows it: 0 inbound or pending, 1 sent, 2 delivered, 3 read, 4 failed
+             * @example 0
+             */
+            messageStatus: number;
+            /**
+             * @description Any JSON value; the text of a `text` message
+             * @example Olá, tudo bem?
+             */
+            messageValue: string | number | boolean | (Record<string, never> | null) | unknown[];
+            /**
+             * Format: uuid
+             * @description The operator who wrote an outbound message
+             */
+            operatorID: string | null;
+            /** Format: uuid */
+            sessionID: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConversationSessionDto: {
+            /** Format: date-time */
+            closedAt: string | null;
+            /** Format: uuid */
+            contactID: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            inboxID: string;
+            /** @description null while the session has no message */
+            lastMessage: components["schemas"]["LastMessageDto"] | (never | null);
+            /** Format: date-time */
+            manualAt: string | null;
+            /**
+             * Format: uuid
+             * @description null while unassigned
+             */
+            operatorID: string | null;
+            operatorParticipantsIDs: string[];
+            /** Format: date-time */
+            queuedAt: string | null;
+            sessionActive: boolean;
+            /** @example whatsapp */
+            sessionChannel: string;
+            /** Format: uuid */
+            sessionID: string;
+            /**
+             * Format: uuid
+             * @description null while the session has no message
+             */
+            sessionLastMessageID: string | null;
+            sessionListed: boolean;
+            /**
+             * @description queued (no assignee), assigned, or closed (docs/conversations.md)
+             * @enum {string}
+             */
+            sessionState: "queued" | "assigned" | "closed";
+            /** @description The AI summary; absent when none exists */
+            sessionSummary?: {
+                [key: string]: unknown;
+            };
+            /** @example chat */
+            sessionType: string;
+            /** Format: uuid */
+            tenantID: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         CreateCampaignModelBody: {
             /**
              * @example whatsapp
@@ -777,6 +1118,20 @@ export interface components {
             /** @enum {string} */
             campaignModelType: "MARKETING" | "UTILITY" | "AUTHENTICATION";
         };
+        CreateInboxBody: {
+            /**
+             * @description The channel's name; contacts are known by their handle on it
+             * @example whatsapp
+             */
+            channel: string;
+            /** @example WhatsApp Vendas */
+            name: string;
+            /**
+             * Format: uuid
+             * @description A live plugin connection of the tenant: the channel integration that posts to this inbox
+             */
+            pluginConnectionID: string;
+        };
         CreateWebhookEndpointBody: {
             /**
              * @description Empty when left out
@@ -791,7 +1146,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -804,6 +1159,13 @@ export interface components {
         };
         DeletedPluginConnectionResponse: {
             data: components["schemas"]["DeletedPluginConnection"];
+        };
+        DeliveryStatusBody: {
+            /**
+             * @description Forward only: sent, delivered, read; failed from pending or sent
+             * @enum {string}
+             */
+            deliveryStatus: "sent" | "delivered" | "read" | "failed";
         };
         DiscoveryResponse: {
             messages: components["schemas"]["TracedMessageDto"][];
@@ -843,7 +1205,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 1990 | 1991 | 1992 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1940 | 1941 | 1942 | 1943 | 1944 | 1945 | 1946 | 1947 | 1948 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 1990 | 1991 | 1992 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -907,6 +1269,59 @@ export interface components {
             previousStatus: "pending" | "active";
             /** @enum {string} */
             status: "pending" | "active";
+        };
+        InboundMessageBody: {
+            /**
+             * @description The channel's own id of the message: a post with an id the inbox has already answers that message and creates nothing
+             * @example wamid.HBgLNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ
+             */
+            channelMessageID: string;
+            /**
+             * @description The contact's handle on the inbox's channel
+             * @example +5511987654321
+             */
+            contactHandle: string;
+            /**
+             * @description Names a contact seen for the first time (else its handle); ignored afterwards
+             * @example Maria Souza
+             */
+            contactName?: string;
+            /**
+             * @description The text; at most MESSAGE_CONTENT_MAX_CHARACTERS characters (else 422 1948)
+             * @example Olá, meu pedido não chegou.
+             */
+            content: string;
+        };
+        InboundMessageDto: {
+            message: components["schemas"]["ConversationMessageDto"];
+            /** @description The session it belongs to, as stored after it */
+            session: components["schemas"]["ConversationSessionDto"];
+        };
+        InboundMessageResponse: {
+            data: components["schemas"]["InboundMessageDto"];
+        };
+        InboxDto: {
+            /** @example whatsapp */
+            channel: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            inboxID: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description null for an inbox no connection posts to
+             */
+            pluginConnectionID?: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        InboxListResponse: {
+            data: components["schemas"]["InboxDto"][];
+            meta: components["schemas"]["ListMeta"];
+        };
+        InboxResponse: {
+            data: components["schemas"]["InboxDto"];
         };
         InstalledPluginConnection: {
             /** @enum {string} */
@@ -998,11 +1413,78 @@ export interface components {
             /** @enum {string} */
             role: "owner" | "member";
         };
+        MessageCreatedData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /** @description The message as the session messages page shows it */
+            message: components["schemas"]["ConversationMessageDto"];
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+        };
+        MessagePageMetaDto: {
+            limit: number;
+            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            nextCursor: string | null;
+        };
+        MessageResponse: {
+            data: components["schemas"]["ConversationMessageDto"];
+        };
+        MessageStatusChangedData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            message: components["schemas"]["ConversationMessageDto"];
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @enum {string} */
+            previousStatus: "pending" | "sent" | "delivered" | "read" | "failed";
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+        };
         ModelVariableView: {
             fallback: string;
             key: string;
             required: boolean;
             type: string;
+        };
+        NotificationsReadData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description Notifications of the session this read marked read (0 when none was unread) */
+            markedRead: number;
+            /** Format: uuid */
+            operatorID: string;
+            /** Format: uuid */
+            sessionID: string;
         };
         PendingInvitation: {
             /** Format: date-time */
@@ -1050,6 +1532,17 @@ export interface components {
         RemovedMemberResponse: {
             data: components["schemas"]["RemovedMember"];
         };
+        RenameInboxBody: {
+            /** @example WhatsApp Suporte */
+            name: string;
+        };
+        ReplyBody: {
+            /**
+             * @description The text; at most MESSAGE_CONTENT_MAX_CHARACTERS characters (else 422 1948)
+             * @example Olá! Vou verificar o seu pedido agora.
+             */
+            content: string;
+        };
         RetrievalBody: {
             traces: components["schemas"]["TraceReferenceDto"][];
         };
@@ -1084,6 +1577,57 @@ export interface components {
         };
         RevokedInvitationResponse: {
             data: components["schemas"]["RevokedInvitation"];
+        };
+        SessionAssignedData: {
+            /**
+             * Format: uuid
+             * @description Who assigned it: the assignee when they took it, else the owner
+             */
+            assignedByOperatorID: string;
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+        };
+        SessionClosedData: {
+            /** Format: uuid */
+            closedByOperatorID: string;
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
         };
         SessionDto: {
             /** Format: date-time */
@@ -1133,6 +1677,100 @@ export interface components {
             hasMore: boolean;
             perPage: number;
             totalCount: number;
+        };
+        SessionMessagesResponse: {
+            /** @description Newest first */
+            data: components["schemas"]["ConversationMessageDto"][];
+            meta: components["schemas"]["MessagePageMetaDto"];
+        };
+        SessionOpenedData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+        };
+        SessionOperatorBody: {
+            /**
+             * Format: uuid
+             * @description A member of the tenant (else 404 1990)
+             */
+            operatorID: string;
+        };
+        SessionParticipantJoinedData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** Format: uuid */
+            participantID: string;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+        };
+        SessionReadDto: {
+            /** @description The operator's notifications of the session this marked read */
+            markedRead: number;
+        };
+        SessionReadResponse: {
+            data: components["schemas"]["SessionReadDto"];
+        };
+        SessionResponse: {
+            data: components["schemas"]["ConversationSessionDto"];
+        };
+        SessionTransferredData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /** Format: uuid */
+            previousOperatorID: string;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
+            /** Format: uuid */
+            transferredByOperatorID: string;
         };
         ShortcutContentDto: {
             contentID: string;
@@ -1441,7 +2079,7 @@ export interface components {
              *       "member.roleChanged"
              *     ]
              */
-            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -1480,7 +2118,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -1515,7 +2153,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -1557,7 +2195,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -1601,7 +2239,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -2199,7 +2837,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this action */
-                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated";
+                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed";
                 /** @description Only events of this actor (an operator, plugin or plugin connection id) */
                 actorID?: string;
                 /** @description Only events at or after this instant */
@@ -3110,6 +3748,918 @@ export interface operations {
             };
             /** @description - 1908 RequestTimeoutError: The request was not received in time. */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxes: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-9007199254740991 */
+                page?: string;
+                /** @description Page size, 1-200 */
+                perPage?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxListResponse"];
+                };
+            };
+            /** @description More pages exist */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxListResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createInbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInboxBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1054 PluginConnectionNotFoundError: Plugin connection not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment. */
+            409: {
+                headers: {
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1941 InboxHasOpenSessionsError: This inbox has open sessions. Close them before removing it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    renameInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameInboxBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postInboundMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboundMessageBody"];
+            };
+        };
+        responses: {
+            /** @description The inbox had this channelMessageID already: that message, nothing written */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundMessageResponse"];
+                };
+            };
+            /** @description Stored */
+            201: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundMessageResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1948 MessageContentTooLongError: The message content is longer than this API accepts. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reportDeliveryStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryStatusBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1946 MessageNotFoundError: Message not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1947 MessageStatusRefusedError: A message's delivery status only moves forward (pending, sent, delivered, read), or to failed before delivery. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4708,6 +6258,902 @@ export interface operations {
             };
         };
     };
+    readSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    assignSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionOperatorBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1942 SessionClosedError: This session is closed.
+             *     - 1943 SessionAlreadyAssignedError: This session is already assigned. Transfer it instead.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    closeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1942 SessionClosedError: This session is closed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    joinSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1942 SessionClosedError: This session is closed.
+             *     - 1945 AlreadyInSessionError: This operator already takes part in this session.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSessionMessages: {
+        parameters: {
+            query?: {
+                /** @description The previous page's meta.nextCursor: the messages older than that page's last */
+                cursor?: string;
+                /** @description Page size, 1-100 */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionMessagesResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionMessagesResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    replyToSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (a success or a client error other than 408 and 429) is kept 24 hours by default and replayed with Idempotent-Replayed: true to the same caller sending the same key and parameters; other parameters: 422 1980; while the first request runs: 409 1981 with Retry-After. 1-255 printable ASCII characters, e.g. a UUID (else 400 1002). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1942 SessionClosedError: This session is closed.
+             *     - 1981 IdempotencyRequestInProgressError: A request with this Idempotency-Key is still in progress. Try again in a moment.
+             */
+            409: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1948 MessageContentTooLongError: The message content is longer than this API accepts.
+             *     - 1980 IdempotencyKeyReusedError: This Idempotency-Key was already used with other parameters. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    /** @description `true` when this answer is the kept answer of an earlier request with the same Idempotency-Key; absent otherwise */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     discoverProcessingTraces: {
         parameters: {
             query?: never;
@@ -4906,6 +7352,435 @@ export interface operations {
             };
             /** @description - 1908 RequestTimeoutError: The request was not received in time. */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readSessionNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionReadResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    takeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1942 SessionClosedError: This session is closed.
+             *     - 1943 SessionAlreadyAssignedError: This session is already assigned. Transfer it instead.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    transferSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionOperatorBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1060 SessionNotFoundError: Session not found.
+             *     - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1942 SessionClosedError: This session is closed.
+             *     - 1944 SessionNotAssignedError: This session is queued, not assigned. Take or assign it instead.
+             *     - 1945 AlreadyInSessionError: This operator already takes part in this session.
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,14 @@ export class InboxEntity {
   @Column({ type: 'text' })
   channel!: string;
 
+  /** The channel plugin connection (core-tenants') that posts to this inbox; null for inboxes made before connections owned them. No foreign key: see migration 1764900000000. */
+  @Column({ name: 'plugin_connection_id', type: 'uuid', nullable: true })
+  pluginConnectionID!: string | null;
+
+  /** Set when an owner removed the inbox: its sessions keep naming it, nothing posts to it. */
+  @Column({ name: 'removed_at', type: 'timestamptz', nullable: true })
+  removedAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

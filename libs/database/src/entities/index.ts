@@ -8,17 +8,20 @@ export { CAMPAIGN_STATUSES, CampaignEntity } from './campaign.entity';
 export type { CampaignStatus } from './campaign.entity';
 export { ContactEntity } from './contact.entity';
 export { HandledTransportRequestEntity } from './handled-transport-request.entity';
+export { ContactHandleEntity } from './contact-handle.entity';
 export { HelpCenterEntity } from './help-center.entity';
 export { HELPDESK_DOMAIN_STATUSES, HelpdeskDomainEntity } from './helpdesk-domain.entity';
 export type { HelpdeskDomainStatus } from './helpdesk-domain.entity';
 export { InboxEntity } from './inbox.entity';
 export { MEMBERSHIP_ROLES, MembershipEntity } from './membership.entity';
 export type { MembershipRole } from './membership.entity';
-export { MESSAGE_DIRECTIONS, MessageEntity } from './message.entity';
-export type { MessageDirection } from './message.entity';
+export { MESSAGE_DELIVERY_STATUSES, MESSAGE_DIRECTIONS, MessageEntity } from './message.entity';
+export type { MessageDeliveryStatus, MessageDirection } from './message.entity';
 export { MESSAGING_CHANNEL_STATUSES, MESSAGING_CHANNELS, MessagingChannelEntity } from './messaging-channel.entity';
 export type { MessagingChannel, MessagingChannelStatus } from './messaging-channel.entity';
 export { NOTIFICATION_CATEGORIES, NotificationEntity } from './notification.entity';
+export { NOTIFICATION_FANOUT_KINDS, NotificationFanoutEntity } from './notification-fanout.entity';
+export type { NotificationFanoutKind } from './notification-fanout.entity';
 export type { NotificationCategory } from './notification.entity';
 export { OperatorInvitationEntity } from './operator-invitation.entity';
 export { OperatorEntity } from './operator.entity';
@@ -49,6 +52,7 @@ import { CampaignModelEntity } from './campaign-model.entity';
 import { CampaignEntity } from './campaign.entity';
 import { ContactEntity } from './contact.entity';
 import { HandledTransportRequestEntity } from './handled-transport-request.entity';
+import { ContactHandleEntity } from './contact-handle.entity';
 import { HelpCenterEntity } from './help-center.entity';
 import { HelpdeskDomainEntity } from './helpdesk-domain.entity';
 import { InboxEntity } from './inbox.entity';
@@ -56,6 +60,7 @@ import { MembershipEntity } from './membership.entity';
 import { MessageEntity } from './message.entity';
 import { MessagingChannelEntity } from './messaging-channel.entity';
 import { NotificationEntity } from './notification.entity';
+import { NotificationFanoutEntity } from './notification-fanout.entity';
 import { OperatorInvitationEntity } from './operator-invitation.entity';
 import { OperatorEntity } from './operator.entity';
 import { PluginConnectionInstallIntentEntity } from './plugin-connection-install-intent.entity';
@@ -81,11 +86,13 @@ export const ENTITIES = [
   OperatorInvitationEntity,
   ShortcutEntity,
   ContactEntity,
+  ContactHandleEntity,
   InboxEntity,
   SessionEntity,
   MessageEntity,
   SessionSummaryEntity,
   NotificationEntity,
+  NotificationFanoutEntity,
   MessagingChannelEntity,
   CampaignModelEntity,
   CampaignModelCountEntity,

@@ -5,6 +5,10 @@ import { TenantEntity } from './tenant.entity';
 export const MESSAGE_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 
+/** An outbound message's delivery status, moved by the channel plugin connection (docs/conversations.md). */
+export const MESSAGE_DELIVERY_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type MessageDeliveryStatus = (typeof MESSAGE_DELIVERY_STATUSES)[number];
+
 /** One message of a session. Inserting one moves its session's last message (trigger). */
 @Entity({ name: 'messages' })
 @Index('messages_session_order_idx', ['sessionID', 'createdAt', 'id'])
@@ -31,6 +35,22 @@ export class MessageEntity {
   /** Any JSON value (a string, an object, an array, a number, null). */
   @Column({ type: 'jsonb', default: () => `'null'` })
   value!: unknown;
+
+  /** The inbox an inbound message arrived on (the scope of its channel message id). */
+  @Column({ name: 'inbox_id', type: 'uuid', nullable: true })
+  inboxID!: string | null;
+
+  /** The channel's own id of the message, unique per inbox (messages_channel_message_key). */
+  @Column({ name: 'channel_message_id', type: 'text', nullable: true })
+  channelMessageID!: string | null;
+
+  /** Outbound messages only. */
+  @Column({ name: 'delivery_status', type: 'text', nullable: true })
+  deliveryStatus!: MessageDeliveryStatus | null;
+
+  /** The operator who wrote an outbound message. */
+  @Column({ name: 'operator_id', type: 'uuid', nullable: true })
+  operatorID!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

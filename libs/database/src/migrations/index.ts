@@ -14,6 +14,7 @@ import { HelpdeskPendingDomainExpiry1764730000000 } from './1764730000000-helpde
 import { Webhooks1764800000000 } from './1764800000000-webhooks';
 import { WebhookDeliveryLeases1764850000000 } from './1764850000000-webhook-delivery-leases';
 import { HandledTransportRequests1764880000000 } from './1764880000000-handled-transport-requests';
+import { ConversationsInMotion1764900000000 } from './1764900000000-conversations-in-motion';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Webhooks1764800000000,
   WebhookDeliveryLeases1764850000000,
   HandledTransportRequests1764880000000,
+  ConversationsInMotion1764900000000,
 ];

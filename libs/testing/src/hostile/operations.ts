@@ -32,6 +32,8 @@ const webhookEndpoints = ['v1', 'tenants', tenant, 'webhooks', 'endpoints'] as c
 const webhookEndpoint = [...webhookEndpoints, uuid] as const;
 const webhookDeliveries = [...webhookEndpoint, 'deliveries'] as const;
 const team = ['v1', 'tenants', tenant, 'operators'] as const;
+const inboxes = ['v1', 'tenants', tenant, 'inboxes'] as const;
+const session = ['v1', 'tenants', tenant, 'sessions', uuid] as const;
 
 const op = (name: string, app: AppRole, method: TargetOperation['method'], segments: TargetOperation['segments'], extra: Partial<TargetOperation> = {}): TargetOperation => ({
   name,
@@ -44,7 +46,7 @@ const op = (name: string, app: AppRole, method: TargetOperation['method'], segme
   ...extra,
 });
 
-/** The contract's operations 1-15, operator sign-in, plugin installation, webhooks and team management. */
+/** The contract's operations 1-15, operator sign-in, plugin installation, webhooks, team management and conversations. */
 export const TARGET_OPERATIONS: readonly TargetOperation[] = [
   op('1 delete plugin connection', 'services', 'DELETE', ['v1', 'tenants', tenant, 'plugins', 'connections', uuid], { serverErrors: [5002] }),
   op('2 create campaign model', 'services', 'POST', ['v1', 'tenants', tenant, 'campaigns-models']),
@@ -79,4 +81,20 @@ export const TARGET_OPERATIONS: readonly TargetOperation[] = [
   op('remove member', 'services', 'DELETE', [...team, uuid]),
   op('list pending invitations', 'services', 'GET', [...team, 'invitations']),
   op('revoke invitation', 'services', 'DELETE', [...team, 'invitations', uuid]),
+  op('create inbox', 'services', 'POST', [...inboxes]),
+  op('list inboxes', 'services', 'GET', [...inboxes]),
+  op('rename inbox', 'services', 'PATCH', [...inboxes, uuid]),
+  op('remove inbox', 'services', 'DELETE', [...inboxes, uuid]),
+  op('post inbound message', 'services', 'POST', [...inboxes, uuid, 'messages']),
+  op('read session', 'services', 'GET', [...session]),
+  op('list session messages', 'services', 'GET', [...session, 'messages']),
+  op('reply in session', 'services', 'POST', [...session, 'messages']),
+  // The transitions without a target read no body.
+  op('take session', 'services', 'POST', [...session, 'take'], { body: false }),
+  op('assign session', 'services', 'POST', [...session, 'assign']),
+  op('transfer session', 'services', 'POST', [...session, 'transfer']),
+  op('join session', 'services', 'POST', [...session, 'join'], { body: false }),
+  op('close session', 'services', 'POST', [...session, 'close'], { body: false }),
+  op('mark session read', 'services', 'POST', [...session, 'read'], { body: false }),
+  op('report delivery status', 'services', 'PUT', ['v1', 'tenants', tenant, 'messages', uuid, 'delivery-status']),
 ];

@@ -35,14 +35,15 @@ export async function prepareHostileTargets(
   const plugin = await fixtures.pluginWithUrn(options.helpdeskPluginUrn ?? 'urn:plugin:helpdesk', 'Helpdesk');
   const connection = await fixtures.connection(tenantID, plugin.pluginID);
   const contactID = await conversations.contact(tenantID);
-  const inboxID = await conversations.inbox(tenantID);
+  const inboxID = await conversations.inbox(tenantID, { pluginConnectionID: connection.pluginConnectionID });
   const sessionID = await conversations.session(tenantID, { contactID, inboxID });
+  const messageID = await conversations.message(tenantID, sessionID, { direction: 'outbound' });
   return {
     urls,
     tenantID,
     operatorToken: await options.signToken(owner.operatorID),
     plugin: { id: plugin.pluginID, token: plugin.pluginToken },
     pluginConnection: { id: connection.pluginConnectionID, token: connection.pluginConnectionToken },
-    knownIDs: [contactID, sessionID, connection.pluginConnectionID],
+    knownIDs: [contactID, sessionID, connection.pluginConnectionID, inboxID, messageID],
   };
 }

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import { ConversationEvents } from '../conversation-events';
+import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
+import { refuseUnseen } from './session-access';
+import { SessionsRepository } from './sessions.repository';
+
+export interface ReadSessionCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  sessionID: string;
+}
+
+/**
+ * An operator who may see a session has read it: their unread notifications
+ * of it are marked read (operation 14 moves), with `notifications.read` when
+ * any was unread; reading again changes nothing and emits nothing.
+ */
+@Injectable()
+export class ReadSessionUseCase {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly sessions: SessionsRepository,
+    private readonly fanouts: NotificationFanoutsRepository,
+    private readonly events: ConversationEvents,
+  ) {}
+
+  async execute(command: ReadSessionCommand): Promise<{ markedRead: number }> {
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
+    const { session } = refuseUnseen(command.principal, await this.sessions.view(scope, command.sessionID));
+    const { operatorID } = command.principal;
+    const markedRead = await this.fanouts.transaction(async (runner) => {
+      const marked = await this.fanouts.markRead(runner, scope, session.sessionID, operatorID);
+      if (marked > 0) await this.events.notificationsRead(runner, scope, { operatorID, sessionID: session.sessionID, inboxID: session.inboxID, markedRead: marked });
+      return marked;
+    });
+    return { markedRead };
+  }
+}

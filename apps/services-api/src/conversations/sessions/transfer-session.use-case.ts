@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
+import type { ConversationSessionDto } from '@platform/conversations';
+import { AppException } from '@platform/errors';
+import { existing } from './assign-session.use-case';
+import { refuseUnseen, TenantRoles } from './session-access';
+import { SessionChanges } from './session-changes';
+import { SessionsRepository } from './sessions.repository';
+
+export interface TransferSessionCommand {
+  principal: OperatorPrincipal;
+  tenantID: string;
+  sessionID: string;
+  /** Canonical (the request rule). */
+  operatorID: string;
+}
+
+/**
+ * The assignee, or an owner, hands an assigned session to another member
+ * (404 1990 for a non-member). The previous assignee stays a participant;
+ * the new one gets an `assignment` notification. A queued session is taken
+ * or assigned instead (409 1944); handing it to its assignee is 409 1945;
+ * any other operator is refused (403 1004).
+ */
+@Injectable()
+export class TransferSessionUseCase {
+  constructor(
+    private readonly access: TenantAccessService,
+    private readonly roles: TenantRoles,
+    private readonly sessions: SessionsRepository,
+    private readonly changes: SessionChanges,
+  ) {}
+
+  async execute(command: TransferSessionCommand): Promise<ConversationSessionDto> {
+    const scope = await this.access.require(command.principal, command.tenantID, { tenantNotFoundIs404: true });
+    const owner = await this.roles.isOwner(command.principal, command.tenantID);
+    await this.roles.requireMember(scope, command.operatorID);
+    const byself = command.principal.operatorID;
+    return this.changes.apply(scope, command.sessionID, (view) => (owner ? existing(view) : refuseUnseen(command.principal, view)), {
+      check: (before) => {
+        if (before.session.sessionState === 'queued') throw new AppException('SessionNotAssigned');
+        if (!owner && before.session.operatorID !== byself) throw new AppException('Forbidden');
+        if (before.session.operatorID === command.operatorID) throw new AppException('AlreadyInSession');
+      },
+      write: (runner) => this.sessions.transfer(runner, scope, command.sessionID, command.operatorID),
+      event: 'session.transferred',
+      extra: (before) => ({ previousOperatorID: before.session.operatorID!, transferredByOperatorID: byself }),
+      assignedTo: command.operatorID !== byself ? command.operatorID : undefined,
+      clearOthers: true,
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { encodeIdAndSecret } from '@platform/auth';
+import type { DemoFixture } from './demo-fixture';
+
+/**
+ * `npm run demo:chat [-- "text" ...]`: a channel simulator for the quick
+ * start (docs/quick-start.md). As the demo fixture's plugin connection it
+ * posts what a contact writes to the fixture's inbox; as the owner it takes
+ * the session and replies; as the channel again it reports the reply
+ * delivered, then prints the conversation as the channel reads it.
+ */
+async function main(): Promise<void> {
+  const fixture = JSON.parse(readFileSync('.data/demo-fixture.json', 'utf8')) as DemoFixture;
+  if (!fixture.inboxID) throw new Error('.data/demo-fixture.json has no inboxID: seed again (npm run demo:seed) with this version');
+  const base = `http://127.0.0.1:${process.env.SERVICES_API_PORT ?? 3000}/v1/tenants/${fixture.tenantID}`;
+  const channel = `PluginConnection ${encodeIdAndSecret(fixture.pluginConnection.pluginConnectionID, fixture.pluginConnection.pluginConnectionToken)}`;
+  const operator = `Bearer ${fixture.operators.owner.token}`;
+  const call = async <T>(method: string, path: string, authorization: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const answer = (await response.json()) as T;
+    if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const say = (who: string, text: string) => process.stdout.write(`${who.padEnd(9)} ${text}\n`);
+
+  const contactHandle = `+55119${String(Date.now()).slice(-8)}`;
+  const lines = process.argv.slice(2).length ? process.argv.slice(2) : ['Olá! Meu pedido ainda não chegou.', 'É o pedido 4815.'];
+  let sessionID = '';
+  for (const content of lines) {
+    const posted = await call<{ data: { session: { sessionID: string; sessionState: string } } }>('POST', `/inboxes/${fixture.inboxID}/messages`, channel, {
+      contactHandle,
+      contactName: 'Cliente da demo',
+      channelMessageID: `demo.${randomUUID()}`,
+      content,
+    });
+    sessionID = posted.data.session.sessionID;
+    say('contact', `${content}   (session ${sessionID}, ${posted.data.session.sessionState})`);
+  }
+  await call('POST', `/sessions/${sessionID}/take`, operator);
+  say('operator', 'took the session');
+  const reply = await call<{ data: { messageID: string } }>('POST', `/sessions/${sessionID}/messages`, operator, { content: 'Olá! Vou verificar o pedido 4815 agora mesmo.' });
+  await call('PUT', `/messages/${reply.data.messageID}/delivery-status`, channel, { deliveryStatus: 'delivered' });
+  say('channel', 'reported the reply delivered');
+
+  const page = await call<{ data: { messageDirection: string; messageValue: unknown; deliveryStatus: string | null }[] }>('GET', `/sessions/${sessionID}/messages?limit=20`, channel);
+  process.stdout.write('\nThe conversation, as the channel reads it:\n');
+  for (const message of [...page.data].reverse()) {
+    say(message.messageDirection === 'inbound' ? 'contact' : 'operator', `${String(message.messageValue)}${message.deliveryStatus ? `   [${message.deliveryStatus}]` : ''}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo:chat: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
