@@ -12,6 +12,7 @@ import { ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
 import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
@@ -66,6 +67,7 @@ export class ServicesApiModule {
         ShortcutsModule,
         ContactSessionsModule,
         NotificationsModule,
+        RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(
           {

@@ -13,6 +13,7 @@ import { InstallIntentsAndRestrict1764700000000 } from './1764700000000-install-
 import { HelpdeskPendingDomainExpiry1764730000000 } from './1764730000000-helpdesk-pending-domain-expiry';
 import { Webhooks1764800000000 } from './1764800000000-webhooks';
 import { WebhookDeliveryLeases1764850000000 } from './1764850000000-webhook-delivery-leases';
+import { WebhookEventsStreamed1765000000000 } from './1765000000000-webhook-events-streamed';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   HelpdeskPendingDomainExpiry1764730000000,
   Webhooks1764800000000,
   WebhookDeliveryLeases1764850000000,
+  WebhookEventsStreamed1765000000000,
 ];
