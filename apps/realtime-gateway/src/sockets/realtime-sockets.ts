@@ -183,13 +183,16 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     subscriber.goLive();
   }
 
-  /** Delivers the stream after the subscriber's offset, up to its tail. */
+  /** Delivers the stream after the subscriber's offset, up to its tail, as fast as the client reads it. */
   private async replay(subscriber: Subscriber): Promise<void> {
     let from = subscriber.offset;
     for (;;) {
       if (subscriber.state !== 'catching-up') return;
       const { entries, last } = await this.streams.after(subscriber.identity.tenantID, from, REPLAY_BATCH);
-      for (const entry of entries) subscriber.deliver(entry);
+      for (const entry of entries) {
+        subscriber.deliver(entry);
+        if (!(await subscriber.drained())) return;
+      }
       if (last === from) return;
       from = last;
     }

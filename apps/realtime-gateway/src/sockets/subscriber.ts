@@ -20,6 +20,8 @@ export interface SocketIdentity {
 
 /** Live entries a socket catching up may hold back at most; past that it is a slow consumer. */
 const MAX_HELD_BACK = 10_000;
+/** How long a replay waits for a client to read its buffer down. */
+const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * One socket's delivery state. Idle until the client subscribes or resumes;
@@ -91,6 +93,24 @@ export class Subscriber {
       return;
     }
     if (mayReceive(this.identity.audience, entry.event)) this.send({ type: 'event', epoch: entry.epoch, offset: entry.offset, event: entry.event });
+  }
+
+  /**
+   * Waits until the socket's buffer is below half its limit, so a replay
+   * (which sends as fast as Redis answers) never fills it: false when the
+   * socket closed meanwhile, or the client read nothing for DRAIN_TIMEOUT_MS
+   * (then it is a slow consumer).
+   */
+  async drained(): Promise<boolean> {
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (this.state !== 'closed' && this.socket.bufferedAmount > this.bufferLimitBytes / 2) {
+      if (Date.now() > deadline) {
+        this.close(CLOSE_CODES.slowConsumer, 'slow consumer');
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return this.state !== 'closed';
   }
 
   /** The offset passed but not told (events this socket may not see): sent with the heartbeat so a resume stays inside the window. */
