@@ -12,7 +12,7 @@ import { LocalServices, startLocalServices } from '../support/local-services';
 import { MailSink, startMailSink } from './mail-sink';
 
 /**
- * `npm start`: applies migrations, then runs the three apps (each its own
+ * `npm start`: applies migrations, then runs the four apps (each its own
  * process, as in production) until stopped, seeding the demo data once and
  * printing tokens issued at this start. With DATABASE_URL or REDIS_URL unset
  * it runs an embedded PostgreSQL or a Redis-compatible server itself
@@ -23,6 +23,7 @@ const APPS = [
   { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
   { name: 'services-api', portVariable: 'SERVICES_API_PORT', defaultPort: 3000 },
   { name: 'plugins-helpdesk', portVariable: 'PLUGINS_HELPDESK_PORT', defaultPort: 3001 },
+  { name: 'realtime-gateway', portVariable: 'REALTIME_GATEWAY_PORT', defaultPort: 3003 },
 ] as const;
 
 const DEMO_FIXTURE_FILE = '.data/demo-fixture.json';
@@ -125,14 +126,17 @@ async function main(): Promise<void> {
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
-  // All three at once: the others fetch core-tenants' JWKS when the first token
+  // All at once: the others fetch core-tenants' JWKS when the first token
   // arrives, not at boot, and no request comes before all three are ready.
   for (const app of APPS) launch(app);
   await Promise.all(APPS.map(waitUntilReady));
 
   say(`all apps ready ${((Date.now() - startedAt) / 1000).toFixed(1)} s after the start${localServices.postgresInitialised ? ' (the embedded PostgreSQL was created first)' : ''}:`);
   const fixture = await demoFixture();
-  for (const app of APPS) say(`  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`);
+  for (const app of APPS) {
+    if (app.name === 'realtime-gateway') say(`  ${app.name.padEnd(17)} ws://127.0.0.1:${portOf(app)}/v1/realtime  (docs/realtime.md)`);
+    else say(`  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`);
+  }
   const ttlMinutes = Math.round(Number(process.env.OPERATOR_JWT_TTL_SECONDS ?? 3600) / 60);
   say(`demo fixture (${DEMO_FIXTURE_FILE}; its tokens were issued now and last ${ttlMinutes} min, each start issues new ones):\n${fixture}`);
   if (mailSink) say(`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`);
