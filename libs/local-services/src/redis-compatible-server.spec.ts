@@ -123,8 +123,8 @@ describe('RedisCompatibleServer', () => {
   });
   describe('streams', () => {
     it('adds entries with increasing ids, trims them by MAXLEN and MINID, and reads ranges with exclusive bounds and COUNT', async () => {
-      const ids = [];
-      for (let index = 0; index < 5; index += 1) ids.push(await redis.xadd('stream', 'MAXLEN', '~', 4, '*', 'e', `${index}`));
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) ids.push((await redis.xadd('stream', 'MAXLEN', '~', 4, '*', 'e', `${index}`)) as string);
       expect([...ids].sort()).toEqual(ids);
       expect(await redis.xlen('stream')).toBe(4);
       expect(await redis.xrange('stream', `(${ids[1]}`, '+', 'COUNT', 2)).toEqual([
@@ -144,9 +144,9 @@ describe('RedisCompatibleServer', () => {
       const read = reader.xread('COUNT', 10, 'BLOCK', 5000, 'STREAMS', 'blocking', after);
       // Served although the read is blocked.
       expect(await redis.set('meanwhile', '1')).toBe('OK');
-      const id = await redis.xadd('blocking', '*', 'e', 'woken');
+      const id = (await redis.xadd('blocking', '*', 'e', 'woken')) as string;
       expect(await read).toEqual([['blocking', [[id, ['e', 'woken']]]]]);
-      expect(await reader.xread('BLOCK', 50, 'STREAMS', 'blocking', id)).toBeNull();
+      expect(await reader.xread('COUNT', 1, 'BLOCK', 50, 'STREAMS', 'blocking', id)).toBeNull();
       expect(await redis.pexpire('blocking', 1)).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await redis.xlen('blocking')).toBe(0);
