@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CredentialStore, ForgottenStanding, StandingInvalidations, TenantAccessService } from '@platform/auth';
 import { AppException, rawErrorResponse, toAppException } from '@platform/errors';
+import { PlatformMetrics } from '@platform/observability';
 import { WebSocket, WebSocketServer } from 'ws';
 import { TenantStreams } from '../streams/tenant-streams';
 import { ClientFrame, CLOSE_CODES, parseClientFrame } from './frames';
@@ -39,11 +40,23 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     private readonly access: TenantAccessService,
     private readonly credentials: CredentialStore,
     invalidations: StandingInvalidations,
+    metrics: PlatformMetrics,
     @Inject(SOCKET_SETTINGS) private readonly settings: SocketSettings,
   ) {
     this.allowedOrigins = new Set(settings.allowedOrigins);
     // perMessageDeflate off: compression costs memory per socket (about 300 KB with zlib's defaults) and CPU per frame.
     this.server = new WebSocketServer({ noServer: true, maxPayload: settings.maxFrameBytes, perMessageDeflate: false, clientTracking: false });
+    // What an autoscaler on connections reads (docs/metrics.md).
+    metrics.addScrapeGauge({
+      name: 'realtime_sockets',
+      help: 'Sockets open on this replica, by kind of principal.',
+      labelNames: ['principal'],
+      read: () => {
+        const counts = new Map<string, number>();
+        for (const subscriber of this.subscribers) counts.set(subscriber.identity.principal.kind, (counts.get(subscriber.identity.principal.kind) ?? 0) + 1);
+        return [...counts].map(([principal, value]) => ({ labels: { principal }, value }));
+      },
+    });
     invalidations.onChange(
       (standing) => this.recheckStanding(standing),
       () => this.recheckAll(),
