@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestRaw } from '@platform/testing';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { appendEvents, GatewayReplica, Refusal, startGateway, TestSocket } from './realtime-client';
@@ -86,6 +87,17 @@ describe('real-time gateway', () => {
         status: 404,
         code: 1904,
       });
+    });
+
+    it('refuses a malformed handshake in the envelope, 400 1002 on the header at fault', async () => {
+      const base = replicas[0].url.replace('ws://', 'http://').replace('/v1/realtime', '');
+      const answer = await requestRaw(base, {
+        method: 'GET',
+        target: '/v1/realtime',
+        headers: { authorization: connection.authorization, connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-key': 'short', 'sec-websocket-version': '13' },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0]).toMatchObject({ error_code: 1002, fields: [{ field: 'sec-websocket-key' }] });
     });
 
     it('answers a ticket request for a tenant the operator is not a member of with 403 1004', async () => {

@@ -15,6 +15,8 @@ import { REALTIME_PATH, UpgradeAuthentication } from './upgrade-authentication';
 
 /** Entries one replay read takes. */
 const REPLAY_BATCH = 500;
+/** Sockets checked again at once after the invalidation listener reconnected. */
+const RECHECK_BATCH = 100;
 /** How long a draining replica waits for its sockets to close. */
 const DRAIN_WAIT_MS = 2_000;
 
@@ -96,9 +98,14 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
       // A browser always sends Origin: a page of another origin must not use the operator's ticket.
       const origin = request.headers.origin;
       if (origin !== undefined && !this.allowedOrigins.has(origin)) throw new AppException('Forbidden');
+      assertWebSocketHandshake(request);
       const identity = await this.authentication.identify(request, url.searchParams);
-      this.claimSlot(identity);
-      this.server.handleUpgrade(request, socket, head, (webSocket) => this.connected(webSocket, identity));
+      this.checkSlots(identity);
+      // Counted once the socket exists: a handshake the library refuses after this holds no slot.
+      this.server.handleUpgrade(request, socket, head, (webSocket) => {
+        this.claimSlot(identity);
+        this.connected(webSocket, identity);
+      });
     } catch (error) {
       const refusal = toAppException(error) ?? new AppException('Unknown', { cause: error });
       if (refusal.status >= 500) this.logger.warn({ err: error }, 'socket refused');
@@ -107,11 +114,16 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     }
   }
 
-  /** Counts the socket against its limits; 429 1071 past either. */
-  private claimSlot(identity: SocketIdentity): void {
+  /** 429 1071 when the principal or the tenant holds as many sockets as it may on this replica. */
+  private checkSlots(identity: SocketIdentity): void {
     const principalKey = `${identity.tenantID} ${identity.limitKey}`;
     if ((this.perPrincipal.get(principalKey) ?? 0) >= this.settings.maxSocketsPerPrincipal) throw new AppException('TooManyRequests', { retryAfterSeconds: 1 });
     if ((this.perTenant.get(identity.tenantID) ?? 0) >= this.settings.maxSocketsPerTenant) throw new AppException('TooManyRequests', { retryAfterSeconds: 1 });
+  }
+
+  /** Counts the socket against its limits. */
+  private claimSlot(identity: SocketIdentity): void {
+    const principalKey = `${identity.tenantID} ${identity.limitKey}`;
     this.perPrincipal.set(principalKey, (this.perPrincipal.get(principalKey) ?? 0) + 1);
     this.perTenant.set(identity.tenantID, (this.perTenant.get(identity.tenantID) ?? 0) + 1);
   }
@@ -236,9 +248,18 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     }
   }
 
-  /** Messages may have been missed (the listener reconnected): every socket is checked again. */
+  /**
+   * Messages may have been missed (the listener reconnected): every socket is
+   * checked again, a batch at a time, so a reconnection does not send every
+   * socket's lookup to Redis at once.
+   */
   private recheckAll(): void {
-    for (const subscriber of this.subscribers) void this.recheck(subscriber);
+    const all = [...this.subscribers];
+    void (async () => {
+      for (let index = 0; index < all.length; index += RECHECK_BATCH) {
+        await Promise.all(all.slice(index, index + RECHECK_BATCH).map((subscriber) => this.recheck(subscriber)));
+      }
+    })();
   }
 
   private ofTenant(tenantID: string): Subscriber[] {
@@ -259,6 +280,21 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
       if (refusal && refusal.status < 500) subscriber.close(CLOSE_CODES.accessRevoked, 'access revoked');
     }
   }
+}
+
+/**
+ * The handshake the WebSocket library would refuse with a bare 400, refused
+ * here in the envelope instead (400 1002 on the header at fault): GET,
+ * `Upgrade: websocket`, a 16-byte base64 `Sec-WebSocket-Key`, version 13 or 8.
+ */
+function assertWebSocketHandshake(request: IncomingMessage): void {
+  const refuse = (field: string, allowed: string) => {
+    throw AppException.validation([{ field, received: String(request.headers[field] ?? request.method), allowed }]);
+  };
+  if (request.method !== 'GET') refuse('method', 'GET');
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') refuse('upgrade', 'websocket');
+  if (!/^[+/0-9A-Za-z]{22}==$/.test(request.headers['sec-websocket-key'] ?? '')) refuse('sec-websocket-key', '16 random bytes, base64');
+  if (!['8', '13'].includes(request.headers['sec-websocket-version'] ?? '')) refuse('sec-websocket-version', '13');
 }
 
 function decrement(counts: Map<string, number>, key: string): void {
