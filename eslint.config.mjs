@@ -18,7 +18,7 @@ const typeRules = [
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
 ];
-const scopeRules = ['services-api', 'plugins-helpdesk', 'core-tenants'].map((scope) => ({
+const scopeRules = ['services-api', 'plugins-helpdesk', 'core-tenants', 'realtime-gateway'].map((scope) => ({
   sourceTag: `scope:${scope}`,
   onlyDependOnLibsWithTags: ['scope:shared', `scope:${scope}`],
 }));
@@ -84,7 +84,7 @@ export default [
     // The end-to-end suite and the tools boot the apps in-process through
     // each app's public index (apps/*/src/index.ts); nothing else may.
     files: ['apps/platform-e2e/**/*.ts', 'tools/**/*.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk']) },
+    rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk', '@apps/realtime-gateway']) },
   },
   {
     // Identifiers end in ID, never Id (docs/data-access.md#naming). The names

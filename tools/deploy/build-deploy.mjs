@@ -35,6 +35,7 @@ export const APPS = {
   'services-api': { entries: ['dist/apps/services-api/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
   'plugins-helpdesk': { entries: ['dist/apps/plugins-helpdesk/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
   'core-tenants': { entries: ['dist/apps/core-tenants/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
+  'realtime-gateway': { entries: ['dist/apps/realtime-gateway/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
 };
 
 /** Local development only: never in an image. */

@@ -44,7 +44,7 @@ function checkEntry(dir, entry) {
   }
 }
 
-const PORTS = { 'services-api': 'SERVICES_API_PORT', 'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT', 'core-tenants': 'CORE_TENANTS_PORT' };
+const PORTS = { 'services-api': 'SERVICES_API_PORT', 'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT', 'core-tenants': 'CORE_TENANTS_PORT', 'realtime-gateway': 'REALTIME_GATEWAY_PORT' };
 
 const localDefaults = () => parseEnv(readFileSync(join(root, '.env.example'), 'utf8'));
 

@@ -91,6 +91,7 @@ patches:
       expect.stringMatching(/Deployment core-tenants runs .*core-tenants, without a release tag/),
       expect.stringMatching(/Deployment services-api runs .*services-api, without a release tag/),
       expect.stringMatching(/Deployment plugins-helpdesk runs .*plugins-helpdesk, without a release tag/),
+      expect.stringMatching(/Deployment realtime-gateway runs .*realtime-gateway, without a release tag/),
     ]);
   });
 

@@ -7,14 +7,15 @@ import type { DemoFixture } from '../demo/demo-fixture';
 /**
  * The README's quick start, checked as a new user would live it (CI runs this
  * in a network namespace where no PostgreSQL or Redis can be reached):
- * `npm start` with DATABASE_URL and REDIS_URL unset, the three apps ready,
+ * `npm start` with DATABASE_URL and REDIS_URL unset, the four apps ready,
  * `npm run --silent demo:seed`, operations 1, 4, 8, 9, 12 and 15 and sign-in over
  * HTTP, then a restart that finds the data again and prints fresh tokens.
- * Prints the time from `npm start` to all three apps ready, for both starts.
+ * Prints the time from `npm start` to all four apps ready, for both starts.
  */
 const SERVICES = 'http://127.0.0.1:3000';
 const HELPDESK = 'http://127.0.0.1:3001';
 const CORE = 'http://127.0.0.1:3002';
+const REALTIME = 'http://127.0.0.1:3003';
 const MAIL_SINK = 'http://127.0.0.1:1080';
 const READY_LIMIT_MS = 180_000;
 
@@ -48,7 +49,7 @@ const environment = () => {
   return env;
 };
 
-/** Runs `npm start` until it has printed its fixture; resolves with the seconds until all three apps were ready. */
+/** Runs `npm start` until it has printed its fixture; resolves with the seconds until all four apps were ready. */
 interface Started {
   process: ChildProcess;
   readySeconds: number;
@@ -70,7 +71,7 @@ async function start(): Promise<Started> {
   while (Date.now() - startedAt < READY_LIMIT_MS) {
     if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${output}`);
     if (readySeconds === undefined) {
-      const answers = await Promise.all([SERVICES, HELPDESK, CORE].map((base) => fetch(`${base}/health/ready`).then((response) => response.ok, () => false)));
+      const answers = await Promise.all([SERVICES, HELPDESK, CORE, REALTIME].map((base) => fetch(`${base}/health/ready`).then((response) => response.ok, () => false)));
       if (answers.every(Boolean)) readySeconds = (Date.now() - startedAt) / 1000;
     }
     if (readySeconds !== undefined && output.includes('Ctrl+C stops everything')) {
@@ -162,7 +163,7 @@ async function exerciseOperations(fixture: DemoFixture, seeded: DemoFixture): Pr
 
 async function main(): Promise<void> {
   const first = await start();
-  say(`first start: all three apps ready ${first.readySeconds.toFixed(1)} s after \`npm start\``);
+  say(`first start: all four apps ready ${first.readySeconds.toFixed(1)} s after \`npm start\``);
   let seeded: DemoFixture;
   try {
     seeded = JSON.parse(execFileSync('npm', ['run', '--silent', 'demo:seed'], { env: environment(), encoding: 'utf8' })) as DemoFixture;
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
 
   const second = await start();
   try {
-    say(`restart: all three apps ready ${second.readySeconds.toFixed(1)} s after \`npm start\``);
+    say(`restart: all four apps ready ${second.readySeconds.toFixed(1)} s after \`npm start\``);
     assert.equal(second.fixture.tenantID, first.fixture.tenantID, 'the demo data is seeded once');
     assert.notEqual(second.fixture.operators.owner.token, first.fixture.operators.owner.token, 'every start issues new tokens');
     const tenants = expectStatus('after the restart, operation 15 with the seeded owner', await call(CORE, '/tenants', { token: seeded.operators.owner.token }), 200);

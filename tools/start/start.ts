@@ -13,7 +13,7 @@ import { LocalServices, startLocalServices } from '../support/local-services';
 import { MailSink, startMailSink } from './mail-sink';
 
 /**
- * `npm start`: applies migrations, then runs the three apps (each its own
+ * `npm start`: applies migrations, then runs the four apps (each its own
  * process, as in production) until stopped, seeding the demo data once and
  * printing tokens issued at this start. With DATABASE_URL or REDIS_URL unset
  * it runs an embedded PostgreSQL or a Redis-compatible server itself
@@ -30,6 +30,7 @@ const APPS = [
   { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
   { name: 'services-api', portVariable: 'SERVICES_API_PORT', defaultPort: 3000 },
   { name: 'plugins-helpdesk', portVariable: 'PLUGINS_HELPDESK_PORT', defaultPort: 3001 },
+  { name: 'realtime-gateway', portVariable: 'REALTIME_GATEWAY_PORT', defaultPort: 3003 },
 ] as const;
 
 const DEMO_FIXTURE_FILE = '.data/demo-fixture.json';
@@ -185,11 +186,16 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
   process.once('SIGHUP', () => stop(0));
-  // All three at once: the others fetch core-tenants' JWKS when the first token
-  // arrives, not at boot, and no request comes before all three are ready.
   say(streamAllLogs() ? 'starting the apps (START_LOGS=all: every log line follows)' : `starting the apps (their logs: ${LOG_DIR}/<app>.log; warnings and errors also here)`);
-  for (const app of APPS) launch(app);
-  await Promise.all(APPS.map(waitUntilReady));
+  // The three APIs at once: the others fetch core-tenants' JWKS when the first token
+  // arrives, not at boot, and no request comes before all three are ready. The
+  // real-time gateway after them, so it never slows their boot on a small machine.
+  const apis = APPS.filter((app) => app.name !== 'realtime-gateway');
+  const gateways = APPS.filter((app) => app.name === 'realtime-gateway');
+  for (const app of apis) launch(app);
+  await Promise.all(apis.map(waitUntilReady));
+  for (const app of gateways) launch(app);
+  await Promise.all(gateways.map(waitUntilReady));
 
   const fixture = await demoFixture();
   printSummary(fixture, (Date.now() - startedAt) / 1000, localServices.postgresInitialised);
@@ -201,7 +207,11 @@ function printSummary(fixture: DemoFixture, readySeconds: number, postgresCreate
   const { owner, member, outsider } = fixture.operators;
   const lines = [
     `all apps ready ${readySeconds.toFixed(1)} s after the start${postgresCreated ? ' (the embedded PostgreSQL was created first)' : ''}:`,
-    ...APPS.map((app) => `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`),
+    ...APPS.map((app) =>
+      app.name === 'realtime-gateway'
+        ? `  ${app.name.padEnd(17)} ws://127.0.0.1:${portOf(app)}/v1/realtime  (docs/realtime.md)`
+        : `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`,
+    ),
     ...(mailSink ? [`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`] : []),
     `demo sign-in: ${owner.email} (owner), ${member.email} (member), ${outsider.email} (outsider); password ${owner.password}`,
     `owner token (issued now, valid ${ttlMinutes} min; each start issues new ones): ${owner.token}`,

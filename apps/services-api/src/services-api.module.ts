@@ -14,6 +14,7 @@ import { ConversationsModule } from './conversations/conversations.module';
 import { conversationsSettingsOf } from './conversations/conversations-settings';
 import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
@@ -69,6 +70,7 @@ export class ServicesApiModule {
         ContactSessionsModule,
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
+        RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(
           {

@@ -6,6 +6,7 @@ import { AuthGuard } from './auth.guard';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { Authenticator } from './authenticator';
 import { CacheSeal } from './cache-seal';
+import { ConnectTickets } from './connect-tickets';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
 import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
@@ -35,8 +36,9 @@ export class AuthModule {
         AuthGuard,
         StandingInvalidations,
         TenantAccessService,
+        ConnectTickets,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, StandingInvalidations, CacheSeal],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, StandingInvalidations, CacheSeal, ConnectTickets],
     };
   }
 }

@@ -1,11 +1,14 @@
 export { actorOf, AuthGuard } from './auth.guard';
 export type { AuthenticatedRequest } from './auth.guard';
 export { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
+export { Authenticator } from './authenticator';
 export { AuthModule, describePluginAuthSchemes } from './auth.module';
 export { parseAuthorizationHeader } from './authorization-header';
 export type { PresentedCredential } from './authorization-header';
 export { CacheSeal } from './cache-seal';
 export type { CacheSecrets } from './cache-seal';
+export { CONNECT_TICKET_TTL_SECONDS, ConnectTickets, operatorTokenExpiryOf } from './connect-tickets';
+export type { ConnectTicketGrant } from './connect-tickets';
 export { CredentialStore } from './credential-store';
 export { Auth, CurrentPrincipal } from './decorators';
 export { OPERATOR_JWT_ALGORITHM, operatorTokenSettingsOf, OperatorTokenVerifier } from './operator-token.verifier';

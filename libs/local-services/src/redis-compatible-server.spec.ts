@@ -121,4 +121,40 @@ describe('RedisCompatibleServer', () => {
     expect(await redis.get('kept')).toBeNull();
     expect(await connect(4).get('elsewhere')).toBe('1');
   });
+  describe('streams', () => {
+    it('adds entries with increasing ids, trims them by MAXLEN and MINID, and reads ranges with exclusive bounds and COUNT', async () => {
+      const ids: string[] = [];
+      for (let index = 0; index < 5; index += 1) ids.push((await redis.xadd('stream', 'MAXLEN', '~', 4, '*', 'e', `${index}`)) as string);
+      expect([...ids].sort()).toEqual(ids);
+      expect(await redis.xlen('stream')).toBe(4);
+      expect(await redis.xrange('stream', `(${ids[1]}`, '+', 'COUNT', 2)).toEqual([
+        [ids[2], ['e', '2']],
+        [ids[3], ['e', '3']],
+      ]);
+      expect(await redis.xrevrange('stream', '+', '-', 'COUNT', 1)).toEqual([[ids[4], ['e', '4']]]);
+      expect(await redis.xrange('stream', ids[0], ids[0])).toEqual([]);
+      expect(await redis.xtrim('stream', 'MINID', '~', ids[3])).toBe(2);
+      expect((await redis.xrange('stream', '-', '+')).map(([id]) => id)).toEqual([ids[3], ids[4]]);
+      await expect(redis.xadd('stream', '1-0', 'e', 'old')).rejects.toThrow(/equal or smaller/);
+    });
+
+    it('blocks XREAD until an entry arrives, while other connections are served, and expires stream keys', async () => {
+      const reader = connect();
+      const after = (await redis.xrevrange('blocking', '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+      const read = reader.xread('COUNT', 10, 'BLOCK', 5000, 'STREAMS', 'blocking', after);
+      // Served although the read is blocked.
+      expect(await redis.set('meanwhile', '1')).toBe('OK');
+      const id = (await redis.xadd('blocking', '*', 'e', 'woken')) as string;
+      expect(await read).toEqual([['blocking', [[id, ['e', 'woken']]]]]);
+      expect(await reader.xread('COUNT', 1, 'BLOCK', 50, 'STREAMS', 'blocking', id)).toBeNull();
+      expect(await redis.pexpire('blocking', 1)).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await redis.xlen('blocking')).toBe(0);
+    });
+
+    it('runs stream commands inside MULTI', async () => {
+      const replies = await redis.multi().xadd('queued', '*', 'e', '1').xlen('queued').exec();
+      expect(replies?.[1]).toEqual([null, 1]);
+    });
+  });
 });

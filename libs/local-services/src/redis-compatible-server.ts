@@ -4,6 +4,7 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import RedisMock from 'ioredis-mock';
 import RedisParser from 'redis-parser';
 import { encodeReply, ErrorReply, Reply, StatusReply } from './resp';
+import { DeferredReply, StreamStore } from './streams';
 
 /** What one client connection has chosen: its logical database, its subscriptions, an open MULTI. */
 interface Connection {
@@ -16,6 +17,8 @@ interface Connection {
   channels: Set<string>;
   patterns: Set<string>;
   queued?: string[][];
+  /** Settles when this connection's previous command was answered: a blocked XREAD holds back only its own connection. */
+  turn?: Promise<void>;
 }
 
 type StoreCommand = (...args: string[]) => Promise<Reply>;
@@ -79,6 +82,7 @@ export class RedisCompatibleServer {
   private readonly stores = new Map<number, Store>();
   /** Scripts run by EVAL or SCRIPT LOAD, by SHA1, for EVALSHA: as Redis keeps them. */
   private readonly scripts = new Map<string, string>();
+  private readonly streams = new StreamStore();
   private pending: Promise<unknown> = Promise.resolve();
   private lastConnectionID = 0;
 
@@ -123,17 +127,42 @@ export class RedisCompatibleServer {
     socket.on('close', () => this.connections.delete(connection));
   }
 
-  /** One command at a time across all connections: what makes scripts and transactions atomic. */
+  /**
+   * One command at a time across all connections: what makes scripts and
+   * transactions atomic. A connection's commands are answered in order; a
+   * blocked XREAD holds back its own connection's next commands, never the
+   * others'.
+   */
   private enqueue(connection: Connection, command: string[]): void {
-    this.pending = this.pending.then(async () => {
-      const reply = await this.execute(connection, command).catch((error: unknown) => encodeReply(errorReplyOf(error)));
+    const write = (reply: string | undefined) => {
       if (reply !== undefined && !connection.socket.destroyed) connection.socket.write(reply);
-    });
+    };
+    connection.turn = (connection.turn ?? Promise.resolve()).then(
+      () =>
+        new Promise<void>((answered) => {
+          this.pending = this.pending.then(async () => {
+            const reply = await this.execute(connection, command).catch((error: unknown) => encodeReply(errorReplyOf(error)));
+            if (reply instanceof DeferredReply) {
+              void reply.reply.then((later) => {
+                write(encodeReply(later));
+                answered();
+              });
+              return;
+            }
+            write(reply);
+            answered();
+          });
+        }),
+    );
   }
 
   /** The encoded reply to one command, or undefined when the command writes its own replies. */
-  private async execute(connection: Connection, [rawName = '', ...args]: string[]): Promise<string | undefined> {
+  private async execute(connection: Connection, [rawName = '', ...args]: string[]): Promise<string | DeferredReply | undefined> {
     const name = rawName.toUpperCase();
+    if (name === 'XREAD' && !connection.queued) {
+      const reply = this.streams.execute(connection.db, name, args);
+      return reply instanceof DeferredReply ? reply : encodeReply(reply as Reply);
+    }
     if (connection.queued && !['EXEC', 'DISCARD', 'MULTI'].includes(name)) {
       connection.queued.push([name, ...args]);
       return encodeReply(new StatusReply('QUEUED'));
@@ -220,7 +249,11 @@ export class RedisCompatibleServer {
         return new StatusReply('OK');
       case 'FLUSHALL':
         for (const store of this.stores.values()) await store.flushdb();
+        this.streams.flush();
         return new StatusReply('OK');
+      case 'FLUSHDB':
+        this.streams.flush(connection.db);
+        return this.storeCommand(connection, 'flushdb', args);
       case 'PUBLISH':
         return this.publish(args[0], args[1]);
       case 'EVAL':
@@ -237,8 +270,12 @@ export class RedisCompatibleServer {
           return new StatusReply('OK');
         }
         return new ErrorReply(`ERR unknown subcommand '${args[0]}'`);
-      default:
-        return this.storeCommand(connection, name.toLowerCase(), args);
+      default: {
+        const streamed = this.streams.execute(connection.db, name, args);
+        // A blocking read inside MULTI answers at once, as in Redis.
+        if (streamed instanceof DeferredReply) return null;
+        return streamed !== undefined ? streamed : this.storeCommand(connection, name.toLowerCase(), args);
+      }
     }
   }
 

@@ -54,11 +54,42 @@ const CLAIM_UNDISPATCHED = sql<UndispatchedWebhookEvent, [batch: number]>(
 
 const MARK_DISPATCHED = sql<never, [ids: string[]]>(`UPDATE webhook_events SET dispatched_at = clock_timestamp() WHERE id = ANY($1::uuid[])`);
 
-/** Oldest first, a bounded batch at a time, so a sweep never holds many row locks at once. */
+/**
+ * Oldest first, a bounded batch at a time, so a sweep never holds many row locks at once.
+ * An event is kept until the real-time gateway's relay streamed it too (`streamed_at`).
+ */
 const DELETE_DISPATCHED_BEFORE = sql<never, [cutoff: Date, batch: number]>(
   `DELETE FROM webhook_events
-    WHERE id IN (SELECT id FROM webhook_events WHERE dispatched_at < $1 ORDER BY dispatched_at LIMIT $2)`,
+    WHERE id IN (SELECT id FROM webhook_events WHERE dispatched_at < $1 AND streamed_at IS NOT NULL ORDER BY dispatched_at LIMIT $2)`,
 );
+
+/** An event the real-time relay claimed (docs/realtime.md). */
+export interface UnstreamedWebhookEvent {
+  id: string;
+  tenant_id: string;
+  type: string;
+  ordering_key: string | null;
+  data: Record<string, unknown>;
+  occurred_at_exact: string;
+}
+
+/**
+ * The real-time relay's claim: one relay at a time (the transaction-level
+ * advisory lock; another replica's claim answers nothing until it commits),
+ * so the streams receive events in one order, the order their rows became
+ * visible. Oldest first among what is visible.
+ */
+const CLAIM_UNSTREAMED = sql<UnstreamedWebhookEvent, [lockKey: string, batch: number]>(
+  `SELECT id, tenant_id, type, ordering_key, data,
+          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at_exact
+     FROM webhook_events
+    WHERE streamed_at IS NULL AND pg_try_advisory_xact_lock(hashtext($1))
+    ORDER BY occurred_at, id
+    LIMIT $2
+      FOR UPDATE SKIP LOCKED`,
+);
+
+const MARK_STREAMED = sql<never, [ids: string[]]>(`UPDATE webhook_events SET streamed_at = clock_timestamp() WHERE id = ANY($1::uuid[])`);
 
 /**
  * The webhook outbox (`webhook_events`). Every app appends through this
@@ -91,7 +122,16 @@ export class WebhookEventsRepository {
     if (eventIDs.length > 0) await run(runner, MARK_DISPATCHED, [eventIDs]);
   }
 
-  /** Deletes up to `batch` events dispatched before `cutoff`; returns how many it deleted. */
+  /** The real-time relay's claim of up to `batch` unstreamed events in `runner`'s transaction; nothing while another relay holds `lockKey`. */
+  async claimUnstreamed(runner: SqlRunner, lockKey: string, batch: number): Promise<UnstreamedWebhookEvent[]> {
+    return rows(runner, CLAIM_UNSTREAMED, [lockKey, batch]);
+  }
+
+  async markStreamed(runner: SqlRunner, eventIDs: string[]): Promise<void> {
+    if (eventIDs.length > 0) await run(runner, MARK_STREAMED, [eventIDs]);
+  }
+
+  /** Deletes up to `batch` events dispatched (and streamed) before `cutoff`; returns how many it deleted. */
   async deleteDispatchedBefore(cutoff: Date, batch: number): Promise<number> {
     return (await run(this.dataSource, DELETE_DISPATCHED_BEFORE, [cutoff, batch])).count;
   }

@@ -9,6 +9,7 @@ import { memory } from './memory';
 import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
+import { realtime } from './realtime';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -24,4 +25,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'processing-traces': processingTraces,
   partitioning,
   memory,
+  realtime,
 };

@@ -43,6 +43,10 @@ export class WebhookEventEntity {
 
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt!: Date | null;
+
+  /** Set by the real-time gateway's relay once the event is in the tenant's stream (docs/realtime.md). */
+  @Column({ name: 'streamed_at', type: 'timestamptz', nullable: true })
+  streamedAt!: Date | null;
 }
 
 /** A tenant's receiver: where to send which events, and the secrets that sign them. */

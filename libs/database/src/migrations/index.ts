@@ -15,6 +15,7 @@ import { Webhooks1764800000000 } from './1764800000000-webhooks';
 import { WebhookDeliveryLeases1764850000000 } from './1764850000000-webhook-delivery-leases';
 import { HandledTransportRequests1764880000000 } from './1764880000000-handled-transport-requests';
 import { ConversationsInMotion1764900000000 } from './1764900000000-conversations-in-motion';
+import { WebhookEventsStreamed1765000000000 } from './1765000000000-webhook-events-streamed';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   WebhookDeliveryLeases1764850000000,
   HandledTransportRequests1764880000000,
   ConversationsInMotion1764900000000,
+  WebhookEventsStreamed1765000000000,
 ];

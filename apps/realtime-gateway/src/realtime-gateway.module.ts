@@ -1,0 +1,46 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppFoundationModule } from '@platform/app-foundation';
+import { operatorTokenSettingsOf } from '@platform/auth';
+import { transportNamespaceOf } from '@platform/transport';
+import { RealtimeGatewayConfig } from './config';
+import { OutboxRelay, RELAY_POLL_MS } from './relay/outbox-relay';
+import { RealtimeSockets } from './sockets/realtime-sockets';
+import { SOCKET_SETTINGS, SocketSettings } from './sockets/socket-settings';
+import { StreamFanOut } from './sockets/stream-fan-out';
+import { UpgradeAuthentication } from './sockets/upgrade-authentication';
+import { STREAM_SETTINGS, StreamSettings, TenantStreams } from './streams/tenant-streams';
+
+@Module({})
+export class RealtimeGatewayModule {
+  static forRoot(config: RealtimeGatewayConfig): DynamicModule {
+    const streams: StreamSettings = {
+      namespace: transportNamespaceOf(config),
+      retentionMs: config.REALTIME_RETENTION_SECONDS * 1000,
+      maxEvents: config.REALTIME_STREAM_MAX_EVENTS,
+    };
+    const sockets: SocketSettings = {
+      allowedOrigins: config.CORS_ALLOWED_ORIGINS,
+      heartbeatMs: config.REALTIME_HEARTBEAT_SECONDS * 1000,
+      bufferLimitBytes: config.REALTIME_SOCKET_BUFFER_BYTES,
+      maxFrameBytes: config.REALTIME_MAX_FRAME_BYTES,
+      maxFramesPer10s: config.REALTIME_MAX_FRAMES_PER_10S,
+      maxSocketsPerPrincipal: config.REALTIME_MAX_SOCKETS_PER_PRINCIPAL,
+      maxSocketsPerTenant: config.REALTIME_MAX_SOCKETS_PER_TENANT,
+      drainJitterMs: config.REALTIME_DRAIN_JITTER_MS,
+    };
+    return {
+      module: RealtimeGatewayModule,
+      imports: [AppFoundationModule.forRoot({ app: 'realtime-gateway', config, operatorTokens: operatorTokenSettingsOf(config) })],
+      providers: [
+        { provide: STREAM_SETTINGS, useValue: streams },
+        { provide: SOCKET_SETTINGS, useValue: sockets },
+        { provide: RELAY_POLL_MS, useValue: config.REALTIME_RELAY_POLL_MS },
+        TenantStreams,
+        OutboxRelay,
+        StreamFanOut,
+        UpgradeAuthentication,
+        RealtimeSockets,
+      ],
+    };
+  }
+}

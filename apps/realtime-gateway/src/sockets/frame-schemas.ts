@@ -1,0 +1,91 @@
+import { ERROR_CATALOG } from '@platform/errors';
+import { REALTIME_EVENT_TYPES } from '../streams/streamed-event';
+import { CLIENT_FRAME_TYPES, CLOSE_CODES } from './frames';
+import { REALTIME_PATH } from './upgrade-authentication';
+
+/**
+ * The protocol as data: the JSON Schema of every frame, the events and the
+ * close codes, from which tools/asyncapi writes (and `npm run lint` checks)
+ * docs/asyncapi/realtime-gateway.yaml. frames.ts holds the types; a spec
+ * checks the two agree on the frame names.
+ */
+type Schema = Record<string, unknown>;
+
+const offset = { type: 'string', pattern: '^\\d{1,20}-\\d{1,20}$', description: 'Position in the tenant\'s stream (`<ms>-<seq>`).', examples: ['1764950400000-0'] };
+const epoch = { type: 'string', description: 'Which incarnation of the tenant\'s stream the offset belongs to.', examples: ['2f1b8f0e-6d7c-4b5a-9e3d-1c2b3a4d5e6f'] };
+const uuid = { type: 'string', format: 'uuid' };
+const frame = (type: string, description: string, properties: Record<string, Schema> = {}): Schema => ({
+  type: 'object',
+  description,
+  required: ['type', ...Object.keys(properties)],
+  additionalProperties: false,
+  properties: { type: { const: type }, ...properties },
+});
+
+export const CLIENT_FRAME_SCHEMAS: Record<(typeof CLIENT_FRAME_TYPES)[number], Schema> = {
+  subscribe: frame('subscribe', 'Start receiving from now.'),
+  resume: frame('resume', 'Start after the last event received: its epoch and offset.', { epoch, offset }),
+  ping: frame('ping', 'Answered with `pong`.'),
+};
+
+const errorBody = {
+  type: 'object',
+  required: ['statusCode', 'error', 'error_code', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    error: { type: 'string', examples: [ERROR_CATALOG.RequestValidation.name] },
+    error_code: { type: 'integer', examples: [ERROR_CATALOG.RequestValidation.code] },
+    message: { type: 'string' },
+    fields: {
+      type: 'array',
+      items: { type: 'object', required: ['field', 'allowed'], properties: { field: { type: 'string' }, received: { type: 'string' }, allowed: { type: 'string' } } },
+    },
+  },
+};
+
+export const EVENT_SCHEMA: Schema = {
+  type: 'object',
+  required: ['id', 'type', 'occurredAt', 'subject', 'data'],
+  properties: {
+    id: { ...uuid, description: 'The outbox event\'s id: the same when an event arrives twice (ignore the repeat).' },
+    type: { type: 'string', enum: [...REALTIME_EVENT_TYPES] },
+    occurredAt: { type: 'string', format: 'date-time', description: 'When the change happened, to the microsecond.' },
+    subject: { type: ['string', 'null'], description: '`session:<sessionID>`, or `operator:<operatorID>` for notifications.read.' },
+    data: {
+      type: 'object',
+      description: 'The event\'s payload as the change recorded it; session and message events carry these fields, and the session or message as the REST read shows it.',
+      properties: {
+        sessionID: uuid,
+        inboxID: uuid,
+        pluginConnectionID: { type: ['string', 'null'], format: 'uuid' },
+        listed: { type: 'boolean' },
+        operatorID: { type: ['string', 'null'], format: 'uuid' },
+        participantIDs: { type: 'array', items: uuid },
+      },
+    },
+  },
+};
+
+export const SERVER_FRAME_SCHEMAS: Record<string, Schema> = {
+  welcome: frame('welcome', 'The socket is open; send `subscribe` or `resume`.', { connectionID: uuid, tenantID: uuid, heartbeatSeconds: { type: 'integer' } }),
+  subscribed: frame('subscribed', 'Delivery starts after `offset` (on resume, the missed events follow).', { epoch, offset }),
+  event: frame('event', 'One event.', { epoch, offset, event: EVENT_SCHEMA }),
+  heartbeat: frame('heartbeat', 'The offset the socket has passed with no event for it: keep it for a resume.', { epoch, offset }),
+  'resync-required': frame('resync-required', 'What came before cannot be replayed: fetch the state over REST; delivery goes on after `offset`.', { epoch, offset }),
+  reconnect: frame('reconnect', 'The replica is stopping: reconnect with `resume` after `afterMs`; the socket then closes with 1012.', { afterMs: { type: 'integer', minimum: 0 } }),
+  error: frame('error', 'A frame was refused; the socket stays open.', { error: errorBody }),
+  pong: frame('pong', 'The answer to `ping`.'),
+};
+
+/** What each close code means, for the document. */
+export const CLOSE_CODE_MEANINGS: Record<number, string> = {
+  [CLOSE_CODES.frameTooLarge]: 'A client frame above REALTIME_MAX_FRAME_BYTES.',
+  [CLOSE_CODES.restarting]: 'The replica is stopping (after a `reconnect` frame): reconnect with `resume`.',
+  [CLOSE_CODES.credentialExpired]: 'The operator token behind the ticket expired: ask a new ticket, then resume.',
+  [CLOSE_CODES.accessRevoked]: 'Access to the tenant was revoked (member removed, connection uninstalled): stop.',
+  [CLOSE_CODES.idle]: 'No pong or frame for two heartbeats: reconnect with `resume`.',
+  [CLOSE_CODES.slowConsumer]: 'Slow consumer: more than REALTIME_SOCKET_BUFFER_BYTES waited: reconnect with `resume`.',
+  [CLOSE_CODES.tooManyFrames]: 'More than REALTIME_MAX_FRAMES_PER_10S client frames: reconnect later with `resume`.',
+};
+
+export { REALTIME_PATH };

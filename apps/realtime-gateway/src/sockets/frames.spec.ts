@@ -1,0 +1,49 @@
+import { AppException } from '@platform/errors';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_FRAME_SCHEMAS, CLOSE_CODE_MEANINGS, SERVER_FRAME_SCHEMAS } from './frame-schemas';
+import { CLIENT_FRAME_TYPES, CLOSE_CODES, parseClientFrame, ServerFrame } from './frames';
+
+const refusedField = (text: string) => {
+  try {
+    parseClientFrame(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppException);
+    return (error as AppException).fields?.[0]?.field;
+  }
+  throw new Error('accepted');
+};
+
+describe('parseClientFrame', () => {
+  it('accepts the three frames, keeping only their fields', () => {
+    expect(parseClientFrame('{"type":"subscribe","extra":1}')).toEqual({ type: 'subscribe' });
+    expect(parseClientFrame('{"type":"resume","epoch":"e","offset":"1-0"}')).toEqual({ type: 'resume', epoch: 'e', offset: '1-0' });
+    expect(parseClientFrame('{"type":"ping"}')).toEqual({ type: 'ping' });
+  });
+
+  it('refuses anything else with 1002 on the field at fault', () => {
+    expect(refusedField('nope')).toBe('frame');
+    expect(refusedField('[1]')).toBe('frame');
+    expect(refusedField('null')).toBe('frame');
+    expect(refusedField('{"type":"__proto__"}')).toBe('type');
+    expect(refusedField('{"type":"resume","epoch":"e","offset":"1-0; DROP"}')).toBe('offset');
+    expect(refusedField(`{"type":"resume","epoch":"${'e'.repeat(65)}","offset":"1-0"}`)).toBe('epoch');
+  });
+});
+
+describe('frame schemas', () => {
+  it('describe every client frame, every server frame and every close code', () => {
+    expect(Object.keys(CLIENT_FRAME_SCHEMAS)).toEqual([...CLIENT_FRAME_TYPES]);
+    const serverTypes: Record<ServerFrame['type'], true> = {
+      welcome: true,
+      subscribed: true,
+      event: true,
+      heartbeat: true,
+      'resync-required': true,
+      reconnect: true,
+      error: true,
+      pong: true,
+    };
+    expect(Object.keys(SERVER_FRAME_SCHEMAS).sort()).toEqual(Object.keys(serverTypes).sort());
+    expect(Object.keys(CLOSE_CODE_MEANINGS).map(Number).sort()).toEqual(Object.values(CLOSE_CODES).sort());
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { StreamedEvent } from '../streams/streamed-event';
+import { mayReceive } from './visibility';
+
+const ME = '11111111-1111-4111-8111-111111111111';
+const OTHER = '22222222-2222-4222-8222-222222222222';
+const CONNECTION = '33333333-3333-4333-8333-333333333333';
+const event = (type: string, data: Record<string, unknown>): StreamedEvent => ({ id: 'e', type, occurredAt: '', subject: null, data });
+const operator = { kind: 'operator' as const, operatorID: ME };
+
+describe('mayReceive', () => {
+  it('shows an operator listed sessions, those assigned to them and those they take part in, as of the commit', () => {
+    expect(mayReceive(operator, event('session.opened', { listed: true }))).toBe(true);
+    expect(mayReceive(operator, event('session.assigned', { listed: false, operatorID: ME }))).toBe(true);
+    expect(mayReceive(operator, event('session.participantJoined', { listed: false, operatorID: OTHER, participantIDs: [OTHER, ME] }))).toBe(true);
+    expect(mayReceive(operator, event('session.assigned', { listed: false, operatorID: OTHER, participantIDs: [OTHER] }))).toBe(false);
+  });
+
+  it('shows nothing whose snapshot is missing or malformed', () => {
+    expect(mayReceive(operator, event('message.created', {}))).toBe(false);
+    expect(mayReceive(operator, event('message.created', { listed: 'true', participantIDs: ME }))).toBe(false);
+    expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event('message.created', {}))).toBe(false);
+  });
+
+  it('shows an operator only their own notification reads, and no plugin any', () => {
+    expect(mayReceive(operator, event('notifications.read', { operatorID: ME }))).toBe(true);
+    expect(mayReceive(operator, event('notifications.read', { operatorID: OTHER }))).toBe(false);
+    expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, event('notifications.read', { operatorID: ME }))).toBe(false);
+  });
+
+  it('shows a plugin every session event of its tenant, and a connection those of its inboxes', () => {
+    expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, event('session.closed', { listed: false }))).toBe(true);
+    expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event('message.created', { pluginConnectionID: CONNECTION }))).toBe(true);
+    expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event('message.created', { pluginConnectionID: OTHER, listed: true }))).toBe(false);
+  });
+});
