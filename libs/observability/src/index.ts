@@ -1,6 +1,6 @@
 export { AppLogger } from './app-logger';
 export { ObservabilityModule } from './logger.module';
-export { loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
+export { AccessLog, accessLogFilter, loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
 export type { LoggingSettings } from './request-logging';
 export { boundedRead, SCRAPE_READ_TIMEOUT_MS, ScrapeReadTimeout } from './metrics/bounded-read';
 export { measuredProvider } from './metrics/measured-provider';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AccessLogSettings } from '@platform/config';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import { loggedUrl } from './logged-url';
@@ -8,6 +9,16 @@ import { runInRequest } from './request-scope';
 export interface LoggingSettings {
   level: string;
   app: string;
+  /** Which requests get a completion line (ACCESS_LOG, ACCESS_LOG_SLOW_MS); every one when not given. */
+  accessLog?: AccessLogSettings;
+}
+
+/** Every request logged: what an app does when no access-log settings are given (tests, tools). */
+export const FULL_ACCESS_LOG: AccessLogSettings = { mode: { kind: 'all' }, slowMs: 0 };
+
+/** The app's access-log settings, as a provider createHttpApp reads (ObservabilityModule.forRoot). */
+export class AccessLog {
+  constructor(readonly settings: AccessLogSettings) {}
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -70,7 +81,7 @@ export function loggerOptions(settings: LoggingSettings): LoggerOptions {
  * child logger or response listeners are made for a request that logs
  * nothing but its completion.
  */
-export function logRequests(fastify: FastifyInstance, logger: Logger): void {
+export function logRequests(fastify: FastifyInstance, logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): void {
   // The completion line holds only what the serializers above keep (id, method, path with its
   // secrets redacted; status) and, for a 5xx, an error made here with a message alone: none of
   // the redacted paths can occur in it. Skipping pino's redaction pass for it (a copy of `req`
@@ -78,15 +89,35 @@ export function logRequests(fastify: FastifyInstance, logger: Logger): void {
   const completionLogger = logger.child({}, { redact: [] });
   const writeCompleted = completedLineWriter(completionLogger);
   fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
+  const logged = accessLogFilter(accessLog);
   fastify.addHook('onResponse', (request, reply, done) => {
     // Probes poll every few seconds; their lines would drown the rest.
-    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, request, reply);
+    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, logged, request, reply);
     done();
   });
 }
 
-function logCompletion(logger: Logger, writeCompleted: (request: LoggedRequest, statusCode: number, responseTime: number) => void, request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * Whether a request with this status and duration gets its completion line
+ * (docs/observability.md, Access log): errors (4xx, 5xx) and slow requests in
+ * every mode, the rest by the mode. Only the line is left out: metrics and
+ * traces have their own hooks and count every request.
+ */
+export function accessLogFilter({ mode, slowMs }: AccessLogSettings): (statusCode: number, responseTime: number) => boolean {
+  if (mode.kind === 'all') return () => true;
+  const rest = mode.kind === 'errors' ? () => false : () => Math.random() < mode.fraction;
+  return (statusCode, responseTime) => statusCode >= 400 || responseTime >= slowMs || rest();
+}
+
+function logCompletion(
+  logger: Logger,
+  writeCompleted: (request: LoggedRequest, statusCode: number, responseTime: number) => void,
+  logged: (statusCode: number, responseTime: number) => boolean,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const responseTime = Math.round(reply.elapsedTime);
+  if (!logged(reply.statusCode, responseTime)) return;
   if (reply.statusCode >= 500) {
     logger.info({ req: request, res: reply, err: new Error(`failed with status code ${reply.statusCode}`), responseTime }, 'request errored');
   } else if (logger.isLevelEnabled('info')) {

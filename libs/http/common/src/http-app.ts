@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { SwaggerModule } from '@nestjs/swagger';
 import type { TrustedProxies } from '@platform/config';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { AccessLog, AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
@@ -118,7 +118,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   await registerCors(app, options.cors);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
-  logRequests(fastify, logger.root);
+  logRequests(fastify, logger.root, app.get(AccessLog).settings);
   observeRequestDurations(fastify, app.get(PlatformMetrics));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
