@@ -72,27 +72,45 @@ export function loggerOptions(settings: LoggingSettings): LoggerOptions {
 }
 
 /**
- * Logs each request's completion from Fastify's own hooks, with the same line
- * as before (`request completed`; `request errored` with an `err` for a 5xx),
- * and serves each route as the request in scope (request-scope.ts), entered
- * when Fastify hands the request to its route, after the body is read: a
- * scope entered earlier would not survive the body's stream events. Hooks instead of Nest
- * middleware: no middleware layer (@fastify/middie) runs per request, and no
- * child logger or response listeners are made for a request that logs
- * nothing but its completion.
+ * What the request path asks of the logs, as functions the app's hooks call
+ * (createHttpApp runs each from the one hook of its stage, beside the other
+ * work of that stage): `enterScope` serves the route as the request in scope
+ * (request-scope.ts), called when Fastify hands the request on after the body
+ * is read (a scope entered earlier would not survive the body's stream
+ * events); `completed` writes the completion line (`request completed`;
+ * `request errored` with an `err` for a 5xx) of the requests the access-log
+ * settings keep. Hooks instead of Nest middleware: no middleware layer
+ * (@fastify/middie) runs per request, and no child logger or response
+ * listeners are made for a request that logs nothing but its completion.
  */
-export function logRequests(fastify: FastifyInstance, logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): void {
+export interface RequestLogHooks {
+  enterScope(request: FastifyRequest, next: () => void): void;
+  completed(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+export function requestLogHooks(logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): RequestLogHooks {
   // The completion line holds only what the serializers above keep (id, method, path with its
   // secrets redacted; status) and, for a 5xx, an error made here with a message alone: none of
   // the redacted paths can occur in it. Skipping pino's redaction pass for it (a copy of `req`
   // and `err` on every line) saves a measurable share of a request's CPU; the lines are the same.
   const completionLogger = logger.child({}, { redact: [] });
   const writeCompleted = completedLineWriter(completionLogger);
-  fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
   const logged = accessLogFilter(accessLog);
+  return {
+    enterScope: (request, next) => runInRequest(request, next),
+    completed: (request, reply) => {
+      // Probes poll every few seconds; their lines would drown the rest.
+      if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, logged, request, reply);
+    },
+  };
+}
+
+/** The request log's hooks on their own (an app's createHttpApp merges them with its other hooks). */
+export function logRequests(fastify: FastifyInstance, logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): void {
+  const hooks = requestLogHooks(logger, accessLog);
+  fastify.addHook('preHandler', (request, _reply, done) => hooks.enterScope(request, done));
   fastify.addHook('onResponse', (request, reply, done) => {
-    // Probes poll every few seconds; their lines would drown the rest.
-    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, logged, request, reply);
+    hooks.completed(request, reply);
     done();
   });
 }
