@@ -52,7 +52,13 @@ describe('security headers as one prepared block', () => {
   });
 
   it('give each answer its own headers: one answer changing its copy leaves the next one alone', async () => {
-    const changed = await rawAnswer(answeredLikeFastify(applySecurityHeaders, (response) => response.setHeader('X-Frame-Options', 'SAMEORIGIN')));
+    const changed = await rawAnswer(
+      answeredLikeFastify(applySecurityHeaders, (response) => {
+        // Names that are properties of ordinary objects are no headers of an answer.
+        expect([response.hasHeader('constructor'), response.hasHeader('__proto__'), response.getHeader('toString')]).toEqual([false, false, undefined]);
+        response.setHeader('X-Frame-Options', 'SAMEORIGIN');
+      }),
+    );
     expect(changed).toContain('\r\nX-Frame-Options: SAMEORIGIN\r\n');
     const next = await rawAnswer(answeredLikeFastify(applySecurityHeaders));
     expect(next).toBe(await rawAnswer(answeredLikeFastify((_request, response) => setOneByOne(response))));
