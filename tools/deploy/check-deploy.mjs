@@ -44,14 +44,26 @@ function checkEntry(dir, entry) {
   }
 }
 
-const PORTS = { 'services-api': 'SERVICES_API_PORT', 'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT', 'core-tenants': 'CORE_TENANTS_PORT', 'realtime-gateway': 'REALTIME_GATEWAY_PORT' };
-
 const localDefaults = () => parseEnv(readFileSync(join(root, '.env.example'), 'utf8'));
 
+/** CPU time (user + system) a process has used, in seconds, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsOf(pid) {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** The kernel's USER_HZ, 100 on every Linux the apps run on. */
+const CLOCK_TICKS = 100;
+
+/** Starts the app from its copy until /health/ready answers 200; returns the CPU seconds it used until then. */
 async function startUntilReady(dir, app) {
   const env = { PATH: process.env.PATH, ...localDefaults(), DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, METRICS_PORT: '0' };
   env.OPERATOR_JWT_KEY_FILE = join(dir, 'operator-jwt-signing-key.pem');
-  const port = env[PORTS[app]];
+  const port = env[APPS[app].portVariable];
   const child = spawn(process.execPath, [APPS[app].entries[0]], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
@@ -61,7 +73,7 @@ async function startUntilReady(dir, app) {
     for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
       if (child.exitCode !== null) break;
       const answer = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
-      if (answer?.status === 200) return;
+      if (answer?.status === 200) return cpuSecondsOf(child.pid);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error(`${app} did not answer /health/ready from its deploy directory:\n${output}`);
@@ -86,8 +98,9 @@ async function main() {
       process.stdout.write(`dist/deploy/${app}: ${APPS[app].entries.join(', ')} load every module on their own\n`);
       if (start) {
         if (app === apps[0]) migrate(dir);
-        await startUntilReady(dir, app);
-        process.stdout.write(`dist/deploy/${app}: started on its own and answered /health/ready\n`);
+        const cpu = await startUntilReady(dir, app);
+        const cpuText = cpu === undefined ? '' : ` after ${cpu.toFixed(2)} s of CPU`;
+        process.stdout.write(`dist/deploy/${app}: started on its own and answered /health/ready${cpuText}\n`);
       }
     } finally {
       rmSync(scratch, { recursive: true, force: true });

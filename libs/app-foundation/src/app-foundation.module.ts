@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
 import { AuthCacheSettings, AuthModule, OperatorTokenSettings, standingInvalidationChannel } from '@platform/auth';
-import { BaseConfig, parseRateLimit } from '@platform/config';
+import { accessLogSettingsOf, BaseConfig, parseRateLimit } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
@@ -34,7 +34,7 @@ export class AppFoundationModule {
     return {
       module: AppFoundationModule,
       imports: [
-        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app }),
+        ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app, accessLog: accessLogSettingsOf(config) }),
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),

@@ -1,5 +1,6 @@
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsAccessLog } from './access-log';
 import { IsIntegerBetween } from './port';
 import { IsRateLimit } from './rate-limit';
 import { CarriesRedisCredentialsInProduction } from './redis-credentials';
@@ -21,6 +22,21 @@ export class BaseConfig {
 
   @IsIn(LOG_LEVELS, { message: `must be one of: ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  /**
+   * Which requests get a `request completed` line (docs/observability.md,
+   * Access log): `all`, `errors` (4xx and 5xx) or `sample:<fraction>` (errors
+   * and that fraction of the rest). Unset: `sample:0.05` with
+   * NODE_ENV=production, else `all`. Metrics and traces count every request
+   * whatever it says.
+   */
+  @IsOptional()
+  @IsAccessLog()
+  ACCESS_LOG?: string;
+
+  /** A request that took at least this long (ms) is logged whatever ACCESS_LOG says. */
+  @IsIntegerBetween(0, 600_000)
+  ACCESS_LOG_SLOW_MS = 1_000;
 
   /** May carry the password: a placeholder in it is refused in production. */
   @Secret({ minLength: 0 })

@@ -11,3 +11,5 @@ export { IsTrustedProxies, MAX_TRUSTED_HOPS, parseTrustedProxies, TRUST_PROXY_RU
 export type { TrustedProxies } from './trusted-proxies';
 export { IsRateLimit, parseRateLimit } from './rate-limit';
 export type { RateLimitSetting } from './rate-limit';
+export { accessLogSettingsOf, IsAccessLog, parseAccessLog } from './access-log';
+export type { AccessLogMode, AccessLogSettings } from './access-log';

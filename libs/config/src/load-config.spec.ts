@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OperatorTokenVerificationConfig } from './base.config';
 import { ConfigurationError, loadConfig } from './load-config';
+import { accessLogSettingsOf } from './access-log';
 import { parseRateLimit } from './rate-limit';
 
 const valid = {
@@ -93,5 +94,19 @@ describe('loadConfig', () => {
       'TRANSPORT_SECRET',
       'TRANSPORT_SECRET_ACCEPTED',
     ]);
+  });
+
+  it('reads ACCESS_LOG and ACCESS_LOG_SLOW_MS, logging every request by default outside production and a sample in it', () => {
+    expect(accessLogSettingsOf(loadConfig(OperatorTokenVerificationConfig, valid))).toEqual({ mode: { kind: 'all' }, slowMs: 1000 });
+    expect(accessLogSettingsOf({ NODE_ENV: 'production', ACCESS_LOG_SLOW_MS: 1000 })).toEqual({ mode: { kind: 'sample', fraction: 0.05 }, slowMs: 1000 });
+    const read = (ACCESS_LOG: string) => accessLogSettingsOf(loadConfig(OperatorTokenVerificationConfig, { ...valid, ACCESS_LOG, ACCESS_LOG_SLOW_MS: '0' }));
+    expect(read('errors')).toEqual({ mode: { kind: 'errors' }, slowMs: 0 });
+    expect(read('sample:0')).toEqual({ mode: { kind: 'sample', fraction: 0 }, slowMs: 0 });
+    expect(read('sample:0.25')).toEqual({ mode: { kind: 'sample', fraction: 0.25 }, slowMs: 0 });
+    expect(read('sample:1')).toEqual({ mode: { kind: 'sample', fraction: 1 }, slowMs: 0 });
+    for (const ACCESS_LOG of ['none', 'sample', 'sample:', 'sample:1.5', 'sample:-0.1', 'sample:.5', 'sample:0.1234567', 'ALL', 'sample:1e-3']) {
+      expect(problemsOf({ ...valid, ACCESS_LOG }), ACCESS_LOG).toEqual([expect.stringMatching(/^ACCESS_LOG is malformed: must be all, errors or sample:<fraction 0-1>/)]);
+    }
+    expect(problemsOf({ ...valid, ACCESS_LOG_SLOW_MS: '-1' })).toEqual([expect.stringMatching(/^ACCESS_LOG_SLOW_MS is malformed: must be an integer 0-600000/)]);
   });
 });

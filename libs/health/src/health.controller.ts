@@ -1,7 +1,8 @@
 import { Controller, Get, Logger, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { AppException } from '@platform/errors';
+import { PostgresHealthIndicator } from './postgres.health';
 import { RedisHealthIndicator } from './redis.health';
 import { TransportHealthIndicator } from './transport.health';
 
@@ -17,7 +18,7 @@ export class HealthController {
 
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: PostgresHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly transport: TransportHealthIndicator,
   ) {}
@@ -35,7 +36,7 @@ export class HealthController {
   async ready() {
     try {
       return await this.health.check([
-        () => this.database.pingCheck('postgres', { timeout: 1_000 }),
+        () => this.database.isHealthy('postgres'),
         () => this.redis.isHealthy('redis'),
         ...(this.transport.applies ? [() => this.transport.isHealthy('transport')] : []),
       ]);

@@ -1,7 +1,7 @@
 export { AppLogger } from './app-logger';
 export { ObservabilityModule } from './logger.module';
-export { loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf } from './request-logging';
-export type { LoggingSettings } from './request-logging';
+export { AccessLog, accessLogFilter, loggerOptions, logRequests, REQUEST_ID_HEADER, requestIdOf, requestLogHooks } from './request-logging';
+export type { LoggingSettings, RequestLogHooks } from './request-logging';
 export { boundedRead, SCRAPE_READ_TIMEOUT_MS, ScrapeReadTimeout } from './metrics/bounded-read';
 export { measuredProvider } from './metrics/measured-provider';
 export type { MeasuredProviderOptions } from './metrics/measured-provider';
@@ -9,7 +9,7 @@ export { METRICS_PATH, MetricsListener } from './metrics/metrics-listener';
 export { MetricsModule } from './metrics/metrics.module';
 export { METRIC_PREFIX, PlatformMetrics } from './metrics/platform-metrics';
 export type { PoolCounts, ProviderOutcome, ScrapeGauge, TransportOutcome } from './metrics/platform-metrics';
-export { observeRequestDurations, UNMATCHED_ROUTE } from './metrics/request-metrics';
+export { observeRequestDurations, requestDurationObserver, UNMATCHED_ROUTE } from './metrics/request-metrics';
 export { actAs, currentActor, currentRequest, currentRequestID, runWithRequestID } from './request-scope';
 export { continueFrom, continueJobFrom, detachedFromRequest, inSpan, nameRequestSpan, propagatedHeaders, SpanKind } from './tracing/propagation';
 export type { PropagatedHeaders, SpanDescription } from './tracing/propagation';

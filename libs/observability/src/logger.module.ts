@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import pino from 'pino';
 import { AppLogger } from './app-logger';
-import { loggerOptions, LoggingSettings } from './request-logging';
+import { AccessLog, FULL_ACCESS_LOG, loggerOptions, LoggingSettings } from './request-logging';
 import { stopTracing } from './tracing/tracing-state';
 
 /** Log lines are written to stdout in batches of about this many bytes... */
@@ -26,7 +26,8 @@ function batchedStdout(): pino.DestinationStream {
 
 /**
  * JSON logs through pino to batched stdout, as AppLogger (Nest's logger, set
- * by createHttpApp together with the request hooks of logRequests). No
+ * by createHttpApp together with the request hooks of logRequests, which
+ * log the requests AccessLog says). No
  * credentials reach the log (see loggerOptions). At shutdown, spans still
  * buffered are exported (when tracing is on).
  */
@@ -40,8 +41,11 @@ export class ObservabilityModule implements OnApplicationShutdown {
   static forRoot(settings: LoggingSettings): DynamicModule {
     return {
       module: ObservabilityModule,
-      providers: [{ provide: AppLogger, useFactory: () => new AppLogger(pino(loggerOptions(settings), batchedStdout())) }],
-      exports: [AppLogger],
+      providers: [
+        { provide: AppLogger, useFactory: () => new AppLogger(pino(loggerOptions(settings), batchedStdout())) },
+        { provide: AccessLog, useValue: new AccessLog(settings.accessLog ?? FULL_ACCESS_LOG) },
+      ],
+      exports: [AppLogger, AccessLog],
     };
   }
 }

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { AppLogger } from './app-logger';
-import { loggerOptions, logRequests, requestIdOf } from './request-logging';
+import { accessLogFilter, loggerOptions, logRequests, requestIdOf } from './request-logging';
 
 /** An AppLogger writing to memory, and the JSON lines it wrote. */
 function capturedLogger(): { logger: AppLogger; lines: () => Record<string, any>[]; raw: () => string[] } {
@@ -132,6 +132,26 @@ describe('completion lines', () => {
       }
     } finally {
       vi.restoreAllMocks();
+    }
+  });
+});
+
+describe('the access-log filter', () => {
+  const slowMs = 1000;
+  it('keeps every line with ACCESS_LOG=all', () => {
+    const logged = accessLogFilter({ mode: { kind: 'all' }, slowMs });
+    expect([logged(200, 1), logged(404, 1), logged(500, 1)]).toEqual([true, true, true]);
+  });
+
+  it('keeps errors (4xx and 5xx) and slow requests in every other mode, and the rest by the mode', () => {
+    for (const [mode, fast2xx] of [
+      [{ kind: 'errors' }, false],
+      [{ kind: 'sample', fraction: 0 }, false],
+      [{ kind: 'sample', fraction: 1 }, true],
+    ] as const) {
+      const logged = accessLogFilter({ mode, slowMs });
+      expect([logged(200, 999), logged(204, 5), logged(399, 0)], JSON.stringify(mode)).toEqual([fast2xx, fast2xx, fast2xx]);
+      expect([logged(400, 1), logged(429, 1), logged(500, 1), logged(503, 1), logged(200, 1000), logged(206, 5000)], JSON.stringify(mode)).toEqual([true, true, true, true, true, true]);
     }
   });
 });

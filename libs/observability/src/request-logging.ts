@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { AccessLogSettings } from '@platform/config';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import { loggedUrl } from './logged-url';
@@ -8,6 +9,16 @@ import { runInRequest } from './request-scope';
 export interface LoggingSettings {
   level: string;
   app: string;
+  /** Which requests get a completion line (ACCESS_LOG, ACCESS_LOG_SLOW_MS); every one when not given. */
+  accessLog?: AccessLogSettings;
+}
+
+/** Every request logged: what an app does when no access-log settings are given (tests, tools). */
+export const FULL_ACCESS_LOG: AccessLogSettings = { mode: { kind: 'all' }, slowMs: 0 };
+
+/** The app's access-log settings, as a provider createHttpApp reads (ObservabilityModule.forRoot). */
+export class AccessLog {
+  constructor(readonly settings: AccessLogSettings) {}
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -61,32 +72,70 @@ export function loggerOptions(settings: LoggingSettings): LoggerOptions {
 }
 
 /**
- * Logs each request's completion from Fastify's own hooks, with the same line
- * as before (`request completed`; `request errored` with an `err` for a 5xx),
- * and serves each route as the request in scope (request-scope.ts), entered
- * when Fastify hands the request to its route, after the body is read: a
- * scope entered earlier would not survive the body's stream events. Hooks instead of Nest
- * middleware: no middleware layer (@fastify/middie) runs per request, and no
- * child logger or response listeners are made for a request that logs
- * nothing but its completion.
+ * What the request path asks of the logs, as functions the app's hooks call
+ * (createHttpApp runs each from the one hook of its stage, beside the other
+ * work of that stage): `enterScope` serves the route as the request in scope
+ * (request-scope.ts), called when Fastify hands the request on after the body
+ * is read (a scope entered earlier would not survive the body's stream
+ * events); `completed` writes the completion line (`request completed`;
+ * `request errored` with an `err` for a 5xx) of the requests the access-log
+ * settings keep. Hooks instead of Nest middleware: no middleware layer
+ * (@fastify/middie) runs per request, and no child logger or response
+ * listeners are made for a request that logs nothing but its completion.
  */
-export function logRequests(fastify: FastifyInstance, logger: Logger): void {
+export interface RequestLogHooks {
+  enterScope(request: FastifyRequest, next: () => void): void;
+  completed(request: FastifyRequest, reply: FastifyReply): void;
+}
+
+export function requestLogHooks(logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): RequestLogHooks {
   // The completion line holds only what the serializers above keep (id, method, path with its
   // secrets redacted; status) and, for a 5xx, an error made here with a message alone: none of
   // the redacted paths can occur in it. Skipping pino's redaction pass for it (a copy of `req`
   // and `err` on every line) saves a measurable share of a request's CPU; the lines are the same.
   const completionLogger = logger.child({}, { redact: [] });
   const writeCompleted = completedLineWriter(completionLogger);
-  fastify.addHook('preHandler', (request, _reply, done) => runInRequest(request, done));
+  const logged = accessLogFilter(accessLog);
+  return {
+    enterScope: (request, next) => runInRequest(request, next),
+    completed: (request, reply) => {
+      // Probes poll every few seconds; their lines would drown the rest.
+      if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, logged, request, reply);
+    },
+  };
+}
+
+/** The request log's hooks on their own (an app's createHttpApp merges them with its other hooks). */
+export function logRequests(fastify: FastifyInstance, logger: Logger, accessLog: AccessLogSettings = FULL_ACCESS_LOG): void {
+  const hooks = requestLogHooks(logger, accessLog);
+  fastify.addHook('preHandler', (request, _reply, done) => hooks.enterScope(request, done));
   fastify.addHook('onResponse', (request, reply, done) => {
-    // Probes poll every few seconds; their lines would drown the rest.
-    if (!QUIET_ROUTES.test(request.url)) logCompletion(completionLogger, writeCompleted, request, reply);
+    hooks.completed(request, reply);
     done();
   });
 }
 
-function logCompletion(logger: Logger, writeCompleted: (request: LoggedRequest, statusCode: number, responseTime: number) => void, request: FastifyRequest, reply: FastifyReply): void {
+/**
+ * Whether a request with this status and duration gets its completion line
+ * (docs/observability.md, Access log): errors (4xx, 5xx) and slow requests in
+ * every mode, the rest by the mode. Only the line is left out: metrics and
+ * traces have their own hooks and count every request.
+ */
+export function accessLogFilter({ mode, slowMs }: AccessLogSettings): (statusCode: number, responseTime: number) => boolean {
+  if (mode.kind === 'all') return () => true;
+  const rest = mode.kind === 'errors' ? () => false : () => Math.random() < mode.fraction;
+  return (statusCode, responseTime) => statusCode >= 400 || responseTime >= slowMs || rest();
+}
+
+function logCompletion(
+  logger: Logger,
+  writeCompleted: (request: LoggedRequest, statusCode: number, responseTime: number) => void,
+  logged: (statusCode: number, responseTime: number) => boolean,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const responseTime = Math.round(reply.elapsedTime);
+  if (!logged(reply.statusCode, responseTime)) return;
   if (reply.statusCode >= 500) {
     logger.info({ req: request, res: reply, err: new Error(`failed with status code ${reply.statusCode}`), responseTime }, 'request errored');
   } else if (logger.isLevelEnabled('info')) {

@@ -68,7 +68,7 @@ interface Row {
 
 /**
  * CPU per request of every measured operation, as the apps run by default
- * (LOG_LEVEL info, tokens checked against core-tenants' JWKS), beside a bare
+ * (LOG_LEVEL info, production's sampled access log, tokens checked against core-tenants' JWKS), beside a bare
  * NestJS-on-Fastify "hello" started by this script, at the same connection
  * count, as ratios to it. CPU time (user + system) of the serving processes is
  * read from /proc before and after the requests, so other work on the machine
@@ -93,6 +93,8 @@ export async function cpuPerRequest(context: BenchContext): Promise<void> {
     ...context.env,
     DATABASE_URL: pooledUrl,
     LOG_LEVEL: 'info',
+    // Production's access log (docs/observability.md): errors, slow requests and a 5% sample.
+    ACCESS_LOG: process.env.BENCH_ACCESS_LOG ?? 'sample:0.05',
     ...platformAddresses(ports),
     BILLING_API_URL: 'http://127.0.0.1:9',
     BILLING_API_KEY: 'sk_test_bench',

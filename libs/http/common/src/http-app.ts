@@ -5,7 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { SwaggerModule } from '@nestjs/swagger';
 import type { TrustedProxies } from '@platform/config';
 import { answerClientError, answerConnectRequest, HttpExceptionFilter, replyWithFrameworkError } from '@platform/errors';
-import { AppLogger, logRequests, nameRequestSpan, observeRequestDurations, PlatformMetrics, REQUEST_ID_HEADER, requestIdOf } from '@platform/observability';
+import { AccessLog, AppLogger, nameRequestSpan, PlatformMetrics, REQUEST_ID_HEADER, requestDurationObserver, requestIdOf, requestLogHooks } from '@platform/observability';
 import { CORS_PREFLIGHT_ROUTE, CorsPolicy, registerCors } from './cors';
 import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
@@ -62,7 +62,7 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   const maxParamLength = options.maxParamLength ?? 100;
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimitBytes,
-    // Logs go through AppLogger and logRequests; Fastify's own logger stays off.
+    // Logs go through AppLogger and the request log's hooks; Fastify's own logger stays off.
     logger: false,
     // No Nest middleware is used (requests are logged from Fastify hooks): no middleware layer per request.
     skipMiddie: true,
@@ -116,41 +116,49 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
   // Node answers an `Expect` other than 100-continue with a bare 417 unless told otherwise; the
   // expectation is one a server may ignore (RFC 9110), so the request is served like any other.
   fastify.server.on('checkExpectation', (request, response) => fastify.server.emit('request', request, response));
-  // Security headers on every answer routed by Fastify (success, error, 404, CORS preflight: this
-  // hook runs first); the router's own answers get them in frameworkErrors.
+  // One hook per stage, each doing all of that stage's work: Fastify's hook runner costs a few
+  // microseconds per hook and request, whatever the hook does (docs/benchmarks-cpu.md).
+  // onRequest: security headers on every answer routed by Fastify (success, error, 404, CORS
+  // preflight: this hook runs first; the router's own answers get them in frameworkErrors), and,
+  // with tracing on, the HTTP server span named after the route template.
   fastify.addHook('onRequest', (request, reply, done) => {
     applySecurityHeaders(request.raw, reply.raw);
+    nameRequestSpan(request.method, request.routeOptions.url);
     done();
   });
   await registerCors(app, options.cors);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
-  logRequests(fastify, logger.root);
-  observeRequestDurations(fastify, app.get(PlatformMetrics));
+  const requestLog = requestLogHooks(logger.root, app.get(AccessLog).settings);
+  const observeDuration = requestDurationObserver(app.get(PlatformMetrics));
   app.useGlobalFilters(new HttpExceptionFilter({ allowedMethodsAt }));
   app.useGlobalPipes(new RequestValidationPipe());
   app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, depthLimitedJsonParser(fastify));
   app.enableShutdownHooks();
-  // Text PostgreSQL cannot store is refused for every route at once, before guards, pipes or
-  // handlers run (any of them may pass it to SQL): after body parsing, before Nest's handler.
+  // preValidation, after body parsing, before Nest's handler: text PostgreSQL cannot store is
+  // refused for every route at once, before guards, pipes or handlers run (any of them may pass it
+  // to SQL); then the route is served as the request in scope (its log lines carry its id).
   fastify.addHook('preValidation', (request, _reply, done) => {
     try {
       assertStorableText(request);
-      done();
     } catch (error) {
       done(error as Error);
+      return;
     }
-  });
-  // With tracing on, the HTTP server span is named after the route template.
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    nameRequestSpan(request.method, request.routeOptions.url);
-    done();
+    requestLog.enterScope(request, done);
   });
   // Give the caller the id their request is logged under.
   // A callback hook, not an async one: no promise per request.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done(null, payload);
+  });
+  // onResponse: the request's duration in the metrics (every request) and its completion line
+  // (the requests ACCESS_LOG keeps).
+  fastify.addHook('onResponse', (request, reply, done) => {
+    observeDuration(request, reply);
+    requestLog.completed(request, reply);
+    done();
   });
   if (options.serveApiDocs ?? true) mountOpenApi(app, options);
   return app;
