@@ -30,7 +30,15 @@ export class RealtimeGatewayModule {
     };
     return {
       module: RealtimeGatewayModule,
-      imports: [AppFoundationModule.forRoot({ app: 'realtime-gateway', config, operatorTokens: operatorTokenSettingsOf(config) })],
+      imports: [
+        AppFoundationModule.forRoot({
+          app: 'realtime-gateway',
+          config,
+          operatorTokens: operatorTokenSettingsOf(config),
+          // Its Redis user may read standings, not write them (docs/deployment.md, Redis ACLs).
+          standingCopies: 'read-only',
+        }),
+      ],
       providers: [
         { provide: STREAM_SETTINGS, useValue: streams },
         { provide: SOCKET_SETTINGS, useValue: sockets },
