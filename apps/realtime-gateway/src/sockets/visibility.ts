@@ -1,3 +1,4 @@
+import { operatorMaySeeSession, SessionVisibilitySnapshot } from '@platform/conversations';
 import { StreamedEvent } from '../streams/streamed-event';
 
 /** Who a socket delivers to, as far as visibility goes. */
@@ -11,11 +12,12 @@ export type Audience =
  * the event alone (no query): session and message events carry the
  * visibility snapshot of their commit (`listed`, `operatorID`,
  * `participantIDs`) and their inbox's channel connection
- * (`pluginConnectionID`).
+ * (`pluginConnectionID`), as docs/conversations.md#events lists them.
  *
- * - An operator sees what operation 11 lists for them: listed sessions, and
- *   those assigned to them or that they take part in; and their own
- *   notification reads (`notifications.read` of `operator:<them>`).
+ * - An operator sees what operation 11 lists for them, by the one shared rule
+ *   (`operatorMaySeeSession` of `@platform/conversations`, which services-api
+ *   applies to every conversation route); and their own notification reads
+ *   (`notifications.read` of `operator:<them>`).
  * - A plugin sees every session event of the tenant it connected for.
  * - A channel plugin connection sees the session and message events of its
  *   own inboxes.
@@ -31,11 +33,25 @@ export function mayReceive(audience: Audience, event: StreamedEvent): boolean {
       return true;
     case 'pluginConnection':
       return data.pluginConnectionID === audience.pluginConnectionID;
-    case 'operator':
-      return (
-        data.listed === true ||
-        (data.operatorID === audience.operatorID && typeof data.operatorID === 'string') ||
-        (Array.isArray(data.participantIDs) && data.participantIDs.includes(audience.operatorID))
-      );
+    case 'operator': {
+      const snapshot = visibilitySnapshotOf(data);
+      return snapshot !== undefined && operatorMaySeeSession(audience.operatorID, snapshot);
+    }
   }
+}
+
+/**
+ * The event's visibility snapshot, when it has that shape. The stream is
+ * written by the relay from our own outbox, but the shared rule trusts its
+ * input's types: an absent field grants nothing (not listed, no assignee, no
+ * participants), and a field of the wrong type (a string for an array)
+ * yields no snapshot at all, so the event is not shown rather than shown
+ * wrongly or thrown on.
+ */
+function visibilitySnapshotOf(data: Record<string, unknown>): SessionVisibilitySnapshot | undefined {
+  const { listed = false, operatorID = null, participantIDs = [] } = data;
+  if (typeof listed !== 'boolean') return undefined;
+  if (operatorID !== null && typeof operatorID !== 'string') return undefined;
+  if (!Array.isArray(participantIDs) || !participantIDs.every((id): id is string => typeof id === 'string')) return undefined;
+  return { listed, operatorID, participantIDs };
 }
