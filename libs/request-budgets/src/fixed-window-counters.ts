@@ -1,22 +1,26 @@
 import type Redis from 'ioredis';
 
 /** One fixed-window counter to charge: its Redis key, its budget and its window. */
-export interface QuotaCounter {
+export interface WindowCounter {
   key: string;
   limit: number;
   windowSeconds: number;
 }
 
 /** Where a counter stands after a charge. */
-export interface QuotaReading {
+export interface WindowReading {
   /** Requests left in the window; 0 once refused. */
   remaining: number;
-  /** Seconds until the window ends and the budget is whole again, at least 1. */
-  resetSeconds: number;
+  /** Milliseconds until the window ends and the budget is whole again (Redis's PTTL of the counter). */
+  resetMs: number;
   allowed: boolean;
 }
 
 /**
+ * The one fixed-window counter of the platform: the request budgets
+ * (`RequestQuotas`) and the small rate limits (`RateLimiter`: sign-in,
+ * sign-up, email verification) both charge through it.
+ *
  * Charges one request to each counter in order, in one round trip and
  * atomically (one script), so replicas never overshoot a budget. It stops at
  * the first counter that refuses: a principal over its own budget spends
@@ -44,13 +48,13 @@ return {count1, ttl1, count2, ttl2}
 `;
 
 /** The charge script as an ioredis command (defineCommand): EVALSHA once the connection has run it. */
-const CHARGE_COMMAND = 'platformChargeQuotas';
+const CHARGE_COMMAND = 'platformChargeWindows';
 
 type ChargeCommand = (numberOfKeys: number, ...keysAndArguments: (string | number)[]) => Promise<number[]>;
 
 /**
- * Fixed-window request budgets kept in Redis, shared by every replica. Returns
- * a reading per counter charged: fewer than asked when one refused.
+ * Fixed-window counters kept in Redis, shared by every replica. Returns a
+ * reading per counter charged: fewer than asked when one refused.
  *
  * Every authenticated request charges, so the charge is sent as EVALSHA: the
  * script's 500 bytes travel once per connection (ioredis sends EVAL the first
@@ -58,7 +62,7 @@ type ChargeCommand = (numberOfKeys: number, ...keysAndArguments: (string | numbe
  * failover or SCRIPT FLUSH), not with every request, and Redis does not hash
  * them again. One command per charge either way.
  */
-export class QuotaCounters {
+export class FixedWindowCounters {
   private readonly chargeCommand: ChargeCommand;
 
   constructor(redis: Redis) {
@@ -69,18 +73,18 @@ export class QuotaCounters {
   }
 
   /** Charges one or two counters, in order. */
-  async charge(counters: readonly QuotaCounter[]): Promise<QuotaReading[]> {
+  async charge(counters: readonly WindowCounter[]): Promise<WindowReading[]> {
     if (counters.length < 1 || counters.length > 2) throw new RangeError(`charges one or two counters, not ${counters.length}`);
     const [first, second] = counters;
     const replies = second
       ? await this.chargeCommand(2, first.key, second.key, first.limit, first.windowSeconds * 1000, second.limit, second.windowSeconds * 1000)
       : await this.chargeCommand(1, first.key, first.limit, first.windowSeconds * 1000);
-    const readings: QuotaReading[] = [];
+    const readings: WindowReading[] = [];
     for (let index = 0; index * 2 < replies.length; index += 1) {
       const count = Number(replies[index * 2]);
       const ttlMs = Number(replies[index * 2 + 1]);
       const { limit } = counters[index];
-      readings.push({ remaining: Math.max(limit - count, 0), resetSeconds: Math.max(Math.ceil(ttlMs / 1000), 1), allowed: count <= limit });
+      readings.push({ remaining: Math.max(limit - count, 0), resetMs: ttlMs, allowed: count <= limit });
     }
     return readings;
   }

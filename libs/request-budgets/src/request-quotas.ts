@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Principal, RequestCharges } from '@platform/auth';
 import type { RateLimitSetting } from '@platform/config';
 import { AppException } from '@platform/errors';
 import { canonicalUuid, isUuid } from '@platform/http-common';
 import { currentRequest, PlatformMetrics } from '@platform/observability';
-import { QuotaCounter, QuotaCounters, QuotaReading } from '@platform/redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Principal } from './principal';
+import { FixedWindowCounters, WindowCounter, WindowReading } from './fixed-window-counters';
 
 /** An app's budgets for its authenticated operations; an absent one is off. */
 export interface RequestQuotaSettings {
@@ -39,7 +39,16 @@ interface Policy {
 
 interface Charge {
   policy: Policy;
-  counter: QuotaCounter;
+  counter: WindowCounter;
+}
+
+/** Where a budget stands after a charge, as its headers say it. */
+interface QuotaReading {
+  /** Requests left in the window; 0 once refused. */
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again, at least 1. */
+  resetSeconds: number;
+  allowed: boolean;
 }
 
 interface ChargedReading {
@@ -67,7 +76,7 @@ function subjectOf(principal: Principal): string {
  * past a budget, 429 1071 with `Retry-After`.
  */
 @Injectable()
-export class RequestQuotas {
+export class RequestQuotas implements RequestCharges {
   private readonly logger = new Logger('RequestQuotas');
   private readonly principalPolicy?: Policy;
   private readonly tenantPolicy?: Policy;
@@ -77,7 +86,7 @@ export class RequestQuotas {
 
   constructor(
     @Inject(REQUEST_QUOTA_SETTINGS) private readonly settings: RequestQuotaSettings,
-    private readonly counters: QuotaCounters,
+    private readonly counters: FixedWindowCounters,
     private readonly metrics: PlatformMetrics,
   ) {
     this.principalPolicy = settings.principal && policyOf('principal', settings.principal);
@@ -132,7 +141,7 @@ export class RequestQuotas {
   private async chargeAndAnswer(reply: FastifyReply, charged: Charge[], earlier: ChargedReading[]): Promise<ChargedReading[] | null> {
     let readings: QuotaReading[];
     try {
-      readings = await this.counters.charge(charged.map(({ counter }) => counter));
+      readings = (await this.counters.charge(charged.map(({ counter }) => counter))).map(quotaReadingOf);
     } catch (error) {
       this.reportFailure(error);
       return null;
@@ -150,7 +159,7 @@ export class RequestQuotas {
     return all;
   }
 
-  private counterOf(policy: Policy, subject: string): QuotaCounter {
+  private counterOf(policy: Policy, subject: string): WindowCounter {
     return { key: `quota:v1:${this.settings.app}:${policy.name}:${subject}`, limit: policy.setting.limit, windowSeconds: policy.setting.windowSeconds };
   }
 
@@ -160,6 +169,11 @@ export class RequestQuotas {
     this.lastFailureLoggedAt = now;
     this.logger.warn({ err: error }, 'request quotas unavailable; serving without them');
   }
+}
+
+/** A budget's reading: its reset in whole seconds, at least 1, as `RateLimit` and `Retry-After` say it. */
+function quotaReadingOf({ remaining, resetMs, allowed }: WindowReading): QuotaReading {
+  return { remaining, resetSeconds: Math.max(Math.ceil(resetMs / 1000), 1), allowed };
 }
 
 function policyOf(name: PolicyName, setting: RateLimitSetting): Policy {

@@ -1,0 +1,7 @@
+export { FixedWindowCounters } from './fixed-window-counters';
+export type { WindowCounter, WindowReading } from './fixed-window-counters';
+export { RateLimiter } from './rate-limiter';
+export type { RateLimitRule, RateLimitVerdict } from './rate-limiter';
+export { RequestBudgetsModule } from './request-budgets.module';
+export { RequestQuotas } from './request-quotas';
+export type { RequestQuotaSettings } from './request-quotas';
