@@ -1,5 +1,6 @@
 export { FixedWindowCounters } from './fixed-window-counters';
-export type { WindowCounter, WindowReading } from './fixed-window-counters';
+export type { WindowCounter, WindowLease, WindowReading } from './fixed-window-counters';
+export { blockOf, LeasedWindows } from './leased-windows';
 export { RateLimiter } from './rate-limiter';
 export type { RateLimitRule, RateLimitVerdict } from './rate-limiter';
 export { RequestBudgetsModule } from './request-budgets.module';

@@ -4,6 +4,7 @@ import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { FixedWindowCounters } from './fixed-window-counters';
+import { LeasedWindows } from './leased-windows';
 import { RateLimiter } from './rate-limiter';
 import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
 
@@ -25,6 +26,8 @@ export class RequestBudgetsModule {
           useFactory: (redis: Redis, counters: FixedWindowCounters, metrics: PlatformMetrics) => new RateLimiter(redis, counters, metrics),
           inject: [REDIS, FixedWindowCounters, PlatformMetrics],
         },
+        // The budgets spend leased blocks here; the rate limits above stay exact in Redis.
+        { provide: LeasedWindows, useFactory: (counters: FixedWindowCounters) => new LeasedWindows(counters), inject: [FixedWindowCounters] },
         { provide: REQUEST_QUOTA_SETTINGS, useValue: quotas },
         RequestQuotas,
         { provide: RequestCharges, useExisting: RequestQuotas },

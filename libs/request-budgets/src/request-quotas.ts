@@ -5,7 +5,8 @@ import { AppException } from '@platform/errors';
 import { canonicalUuid, isUuid } from '@platform/http-common';
 import { currentRequest, PlatformMetrics } from '@platform/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { FixedWindowCounters, WindowCounter, WindowReading } from './fixed-window-counters';
+import type { WindowCounter, WindowReading } from './fixed-window-counters';
+import { LeasedWindows } from './leased-windows';
 
 /** An app's budgets for its authenticated operations; an absent one is off. */
 export interface RequestQuotaSettings {
@@ -86,7 +87,7 @@ export class RequestQuotas implements RequestCharges {
 
   constructor(
     @Inject(REQUEST_QUOTA_SETTINGS) private readonly settings: RequestQuotaSettings,
-    private readonly counters: FixedWindowCounters,
+    private readonly counters: LeasedWindows,
     private readonly metrics: PlatformMetrics,
   ) {
     this.principalPolicy = settings.principal && policyOf('principal', settings.principal);
@@ -130,9 +131,11 @@ export class RequestQuotas implements RequestCharges {
   }
 
   /**
-   * Charges `charged` in one round trip and writes the budget headers of
-   * every budget charged for this request (`earlier` ones first). Answers
-   * the readings so far, or null when Redis is away (fail open: while Redis
+   * Charges `charged` from this replica's leased blocks (`LeasedWindows`:
+   * Redis is asked only when a block is spent, a second old, or its window
+   * turned) and writes the budget headers of every budget charged for this
+   * request (`earlier` ones first). Answers the readings so far, or null
+   * when Redis is away and a lease was needed (fail open: while Redis
    * is away the apps keep serving from PostgreSQL, docs/scaling.md, and a
    * limit that refused everyone then would turn a Redis outage into a
    * platform outage; the budgets resume with Redis). Throws 429 1071 past
