@@ -60,6 +60,12 @@ const grantOnlyInAccessChecks = {
   message: 'Only access checks grant a TenantScope; take it from TenantAccessService.require, or trustedTenantScope for a message or job.',
 };
 
+/** libs/auth authenticates and authorizes; the request budgets build on it (README, Libraries), never the other way. */
+const noBudgetsInAuth = {
+  name: '@platform/request-budgets',
+  message: 'libs/auth tells the budgets what happened through its RequestCharges port; libs/request-budgets implements it.',
+};
+
 /** An app asks another over the transport through a port of its feature (docs/data-access.md#naming). */
 const transportOnlyInClients = {
   name: '@platform/transport',
@@ -113,6 +119,10 @@ export default [
       'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
       'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
     },
+  },
+  {
+    files: ['libs/auth/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noBudgetsInAuth] }] },
   },
   {
     // An app's code reaches another app through its *.client.ts ports only.

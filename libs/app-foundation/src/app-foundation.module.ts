@@ -7,6 +7,7 @@ import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
 import { RedisModule } from '@platform/redis';
 import { Clock } from '@platform/scheduling';
+import { RequestBudgetsModule } from '@platform/request-budgets';
 import { TransportReadinessModule, transportNamespaceOf } from '@platform/transport';
 import { WebhooksModule } from '@platform/webhooks';
 import { DatabasePoolMetrics } from './database-pool-metrics';
@@ -22,8 +23,8 @@ export interface AppFoundationOptions {
 
 /**
  * What every app of the platform has, set up once: JSON logs, metrics, the
- * PostgreSQL pool (and its gauges), the Redis client, authentication and the
- * request budgets of authenticated operations, the health endpoints and the
+ * PostgreSQL pool (and its gauges), the Redis client, authentication, the
+ * request budgets of authenticated operations and the small rate limits, the health endpoints and the
  * readiness of the transport between apps (for the apps that have one), the
  * audit log, the webhook outbox and the Clock.
  */
@@ -38,9 +39,9 @@ export class AppFoundationModule {
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
         RedisModule.forRoot(config.REDIS_URL, app),
+        RequestBudgetsModule.forRoot({ app, principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL), tenant: parseRateLimit(config.RATE_LIMIT_TENANT) }),
         AuthModule.forRoot(
           operatorTokens,
-          { app, principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL), tenant: parseRateLimit(config.RATE_LIMIT_TENANT) },
           new AuthCacheSettings(
             { current: config.CACHE_SECRET, previous: config.CACHE_SECRET_PREVIOUS },
             config.AUTH_UNKNOWN_CREDENTIAL_CACHE_SECONDS,

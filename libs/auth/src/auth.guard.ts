@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseAuthorizationHeader } from './authorization-header';
 import { Authenticator } from './authenticator';
 import { AuthProfile, Principal } from './principal';
-import { RequestQuotas } from './request-quotas';
+import { RequestCharges } from './request-charges';
 
 export const ACCEPTED_PROFILES = Symbol('ACCEPTED_PROFILES');
 
@@ -33,7 +33,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
-    private readonly quotas: RequestQuotas,
+    private readonly quotas: RequestCharges,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -9,15 +9,14 @@ import { CacheSeal } from './cache-seal';
 import { ConnectTickets } from './connect-tickets';
 import { CredentialStore } from './credential-store';
 import { OperatorTokenSettings, OperatorTokenVerifier } from './operator-token.verifier';
-import { REQUEST_QUOTA_SETTINGS, RequestQuotas, RequestQuotaSettings } from './request-quotas';
 import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
-/** Needs the app's TypeORM DataSource, the REDIS client, its QuotaCounters and PlatformMetrics. */
+/** Needs the app's TypeORM DataSource, the REDIS client, PlatformMetrics and a RequestCharges (libs/request-budgets). */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(settings: OperatorTokenSettings, quotas: RequestQuotaSettings, cache: AuthCacheSettings): DynamicModule {
+  static forRoot(settings: OperatorTokenSettings, cache: AuthCacheSettings): DynamicModule {
     return {
       module: AuthModule,
       providers: [
@@ -31,14 +30,12 @@ export class AuthModule {
         AuthReadsRepository,
         CredentialStore,
         Authenticator,
-        { provide: REQUEST_QUOTA_SETTINGS, useValue: quotas },
-        RequestQuotas,
         AuthGuard,
         StandingInvalidations,
         TenantAccessService,
         ConnectTickets,
       ],
-      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, RequestQuotas, AuthGuard, TenantAccessService, StandingInvalidations, CacheSeal, ConnectTickets],
+      exports: [OperatorTokenVerifier, CredentialStore, Authenticator, AuthGuard, TenantAccessService, StandingInvalidations, CacheSeal, ConnectTickets],
     };
   }
 }

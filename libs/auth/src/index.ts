@@ -25,5 +25,4 @@ export type { AccessRequirement } from './tenant-access.service';
 export { hashPassword, verifyPassword } from './passwords';
 export { PasswordWork } from './password-work';
 export type { PasswordWorkLimits } from './password-work';
-export { RequestQuotas } from './request-quotas';
-export type { RequestQuotaSettings } from './request-quotas';
+export { RequestCharges } from './request-charges';

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
-import type { RequestQuotas } from './request-quotas';
+import type { RequestCharges } from './request-charges';
 import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
@@ -54,7 +54,7 @@ describe('TenantAccessService standings', () => {
   let redis: Redis;
   let invalidations: StandingInvalidations;
   const started: StandingInvalidations[] = [];
-  const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener, fake<RequestQuotas>({ chargeAdmittedTenant: async () => undefined }), settings);
+  const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener, fake<RequestCharges>({ chargeAdmittedTenant: async () => undefined }), settings);
 
   beforeAll(async () => {
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });

@@ -9,7 +9,7 @@ import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { Principal } from './principal';
 import { readRedisCopy } from './redis-copy';
-import { RequestQuotas } from './request-quotas';
+import { RequestCharges } from './request-charges';
 import { StandingInvalidations } from './standing-invalidations';
 import { grantTenantScope, TenantScope } from './tenant-scope';
 
@@ -63,7 +63,7 @@ export class TenantAccessService {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly seal: CacheSeal,
     private readonly invalidations: StandingInvalidations,
-    private readonly quotas: RequestQuotas,
+    private readonly quotas: RequestCharges,
     private readonly settings: AuthCacheSettings,
   ) {
     invalidations.onChange(
@@ -93,7 +93,7 @@ export class TenantAccessService {
   /**
    * The check of `require` alone, for an access rule with steps after it (the
    * helpdesk connection): that rule charges the tenant's budget once its last
-   * step passed (`RequestQuotas.chargeAdmittedTenant`).
+   * step passed (`RequestCharges.chargeAdmittedTenant`).
    */
   async check(principal: Principal, tenantID: string, requirement: AccessRequirement = {}): Promise<void> {
     const standing = await this.standingOf(principal, tenantID);

@@ -1,9 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
-import { PlatformMetrics } from '@platform/observability';
 import Redis from 'ioredis';
-import { QuotaCounters } from './quota-counters';
-import { RateLimiter } from './rate-limiter';
 
 /** Injection token of the shared ioredis client. */
 export const REDIS = Symbol('REDIS');
@@ -76,11 +73,9 @@ export class RedisModule {
       module: RedisModule,
       providers: [
         { provide: REDIS, useFactory: () => createRedisClient(url, connectionName) },
-        { provide: RateLimiter, useFactory: (redis: Redis, metrics: PlatformMetrics) => new RateLimiter(redis, metrics), inject: [REDIS, PlatformMetrics] },
-        { provide: QuotaCounters, useFactory: (redis: Redis) => new QuotaCounters(redis), inject: [REDIS] },
         RedisLifecycle,
       ],
-      exports: [REDIS, RateLimiter, QuotaCounters],
+      exports: [REDIS],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { hashPassword, PasswordWork } from '@platform/auth';
-import type { RateLimiter, RateLimitRule } from '@platform/redis';
+import type { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';
 import type { OperatorTokenSigner } from '../signing/operator-token.signer';

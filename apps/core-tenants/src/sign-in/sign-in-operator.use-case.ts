@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PasswordWork, verifyPassword } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { RateLimiter, RateLimitRule } from '@platform/redis';
+import { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { IssuedOperatorToken, OperatorTokenSigner } from '../signing/operator-token.signer';
 import { KnownSignInClients } from './known-sign-in-clients';
 import { OperatorCredentialsRepository } from './operator-credentials.repository';

@@ -1,4 +1,4 @@
-import type { Principal, RequestQuotas, TenantAccessService } from '@platform/auth';
+import type { Principal, RequestCharges, TenantAccessService } from '@platform/auth';
 import { fake } from '@platform/testing-doubles';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ function setUp(state: TenantHelpdeskState, options: { member?: boolean } = {}) {
     repository as HelpdeskAccessRepository,
     tenantAccess as TenantAccessService,
     new HelpdeskPlugin(repository as HelpdeskAccessRepository, { pluginUrn: 'urn:plugin:helpdesk', cnameTarget: 'x', maxDomainsPerTenant: 20, pendingDomainTtlDays: 7, domainSweepIntervalSeconds: 900 }),
-    fake<RequestQuotas>({ chargeAdmittedTenant: async () => undefined }),
+    fake<RequestCharges>({ chargeAdmittedTenant: async () => undefined }),
   );
   return { access, asked };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { grantTenantScope, Principal, RequestQuotas, TenantAccessService, TenantScope } from '@platform/auth';
+import { grantTenantScope, Principal, RequestCharges, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
 import { HelpdeskAccessRepository, TenantHelpdeskState } from './helpdesk-access.repository';
 import { HelpdeskPlugin } from './helpdesk-plugin';
@@ -36,7 +36,7 @@ export class HelpdeskAccess {
     private readonly repository: HelpdeskAccessRepository,
     private readonly tenantAccess: TenantAccessService,
     private readonly helpdeskPlugin: HelpdeskPlugin,
-    private readonly quotas: RequestQuotas,
+    private readonly quotas: RequestCharges,
   ) {}
 
   async require(principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}): Promise<TenantScope> {

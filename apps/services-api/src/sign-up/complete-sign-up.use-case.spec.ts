@@ -2,7 +2,7 @@ import type { Clock } from '@platform/scheduling';
 import { hashSecretToken, verifyPassword } from '@platform/auth';
 import type { RegisterOperatorPayload, RegisterOperatorReply } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import type { RateLimiter, RateLimitRule } from '@platform/redis';
+import type { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';
 import { CompleteSignUpCommand, CompleteSignUpUseCase } from './complete-sign-up.use-case';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { hashPassword, hashSecretToken } from '@platform/auth';
 import { RegisterOperatorPayload } from '@platform/contracts';
 import { AppException } from '@platform/errors';
-import { RateLimiter, RateLimitRule } from '@platform/redis';
+import { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { Clock } from '@platform/scheduling';
 import { normaliseEmail } from './email-address';
 import { OperatorTokenClient } from './operator-token.client';

@@ -1,5 +1,5 @@
 import type { Clock } from '@platform/scheduling';
-import type { RateLimiter, RateLimitRule } from '@platform/redis';
+import type { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
 import { fake } from '@platform/testing';

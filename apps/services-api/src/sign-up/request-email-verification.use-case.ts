@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppException } from '@platform/errors';
-import { RateLimiter, RateLimitRule } from '@platform/redis';
+import { RateLimiter, RateLimitRule } from '@platform/request-budgets';
 import { Clock } from '@platform/scheduling';
 import { domainOf, normaliseEmail } from './email-address';
 import { EmailDomainCheck } from './email-domain-check';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
-import { RateLimitRule } from '@platform/redis';
+import { RateLimitRule } from '@platform/request-budgets';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from '../config';
 import { AcceptInvitationUseCase } from './accept-invitation.use-case';
 import { CompleteSignUpUseCase, SIGN_UP_IP_LIMIT } from './complete-sign-up.use-case';

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Principal, RequestCharges } from '@platform/auth';
 import type { RateLimitSetting } from '@platform/config';
 import { AppException } from '@platform/errors';
 import { canonicalUuid, isUuid } from '@platform/http-common';
 import { currentRequest, PlatformMetrics } from '@platform/observability';
-import { QuotaCounter, QuotaCounters, QuotaReading } from '@platform/redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Principal } from './principal';
+import type { WindowCounter, WindowReading } from './fixed-window-counters';
+import { LeasedWindows } from './leased-windows';
 
 /** An app's budgets for its authenticated operations; an absent one is off. */
 export interface RequestQuotaSettings {
@@ -39,7 +40,16 @@ interface Policy {
 
 interface Charge {
   policy: Policy;
-  counter: QuotaCounter;
+  counter: WindowCounter;
+}
+
+/** Where a budget stands after a charge, as its headers say it. */
+interface QuotaReading {
+  /** Requests left in the window; 0 once refused. */
+  remaining: number;
+  /** Seconds until the window ends and the budget is whole again, at least 1. */
+  resetSeconds: number;
+  allowed: boolean;
 }
 
 interface ChargedReading {
@@ -67,7 +77,7 @@ function subjectOf(principal: Principal): string {
  * past a budget, 429 1071 with `Retry-After`.
  */
 @Injectable()
-export class RequestQuotas {
+export class RequestQuotas implements RequestCharges {
   private readonly logger = new Logger('RequestQuotas');
   private readonly principalPolicy?: Policy;
   private readonly tenantPolicy?: Policy;
@@ -77,7 +87,7 @@ export class RequestQuotas {
 
   constructor(
     @Inject(REQUEST_QUOTA_SETTINGS) private readonly settings: RequestQuotaSettings,
-    private readonly counters: QuotaCounters,
+    private readonly counters: LeasedWindows,
     private readonly metrics: PlatformMetrics,
   ) {
     this.principalPolicy = settings.principal && policyOf('principal', settings.principal);
@@ -121,9 +131,11 @@ export class RequestQuotas {
   }
 
   /**
-   * Charges `charged` in one round trip and writes the budget headers of
-   * every budget charged for this request (`earlier` ones first). Answers
-   * the readings so far, or null when Redis is away (fail open: while Redis
+   * Charges `charged` from this replica's leased blocks (`LeasedWindows`:
+   * Redis is asked only when a block is spent, a second old, or its window
+   * turned) and writes the budget headers of every budget charged for this
+   * request (`earlier` ones first). Answers the readings so far, or null
+   * when Redis is away and a lease was needed (fail open: while Redis
    * is away the apps keep serving from PostgreSQL, docs/scaling.md, and a
    * limit that refused everyone then would turn a Redis outage into a
    * platform outage; the budgets resume with Redis). Throws 429 1071 past
@@ -132,7 +144,7 @@ export class RequestQuotas {
   private async chargeAndAnswer(reply: FastifyReply, charged: Charge[], earlier: ChargedReading[]): Promise<ChargedReading[] | null> {
     let readings: QuotaReading[];
     try {
-      readings = await this.counters.charge(charged.map(({ counter }) => counter));
+      readings = (await this.counters.charge(charged.map(({ counter }) => counter))).map(quotaReadingOf);
     } catch (error) {
       this.reportFailure(error);
       return null;
@@ -150,7 +162,7 @@ export class RequestQuotas {
     return all;
   }
 
-  private counterOf(policy: Policy, subject: string): QuotaCounter {
+  private counterOf(policy: Policy, subject: string): WindowCounter {
     return { key: `quota:v1:${this.settings.app}:${policy.name}:${subject}`, limit: policy.setting.limit, windowSeconds: policy.setting.windowSeconds };
   }
 
@@ -160,6 +172,11 @@ export class RequestQuotas {
     this.lastFailureLoggedAt = now;
     this.logger.warn({ err: error }, 'request quotas unavailable; serving without them');
   }
+}
+
+/** A budget's reading: its reset in whole seconds, at least 1, as `RateLimit` and `Retry-After` say it. */
+function quotaReadingOf({ remaining, resetMs, allowed }: WindowReading): QuotaReading {
+  return { remaining, resetSeconds: Math.max(Math.ceil(resetMs / 1000), 1), allowed };
 }
 
 function policyOf(name: PolicyName, setting: RateLimitSetting): Policy {

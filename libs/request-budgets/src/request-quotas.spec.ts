@@ -1,9 +1,9 @@
 import { AppException } from '@platform/errors';
 import type { PlatformMetrics } from '@platform/observability';
-import type { QuotaCounters } from '@platform/redis';
 import { fake } from '@platform/testing-doubles';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import type { LeasedWindows } from './leased-windows';
 import { RequestQuotas } from './request-quotas';
 
 const TENANT_ID = '6f1c1b4e-8a55-4c55-9a0e-2f4a4b2d7c11';
@@ -28,14 +28,14 @@ const settings = { app: 'spec', principal: { limit: 2, windowSeconds: 60 }, tena
 
 describe('RequestQuotas', () => {
   it('serves without budgets while Redis is away (fails open), with no budget headers', async () => {
-    const unavailable = fake<QuotaCounters>({ charge: () => Promise.reject(new Error('Connection is closed.')) });
+    const unavailable = fake<LeasedWindows>({ charge: () => Promise.reject(new Error('Connection is closed.')) });
     const { reply, headers } = replyRecorder();
     await expect(new RequestQuotas(settings, unavailable, metrics).charge(request, reply, operator)).resolves.toBeUndefined();
     expect(headers).toEqual({});
   });
 
   it('answers 429 1071 with the seconds until the refusing window ends', async () => {
-    const exhausted = fake<QuotaCounters>({ charge: async () => [{ remaining: 0, resetSeconds: 17, allowed: false }] });
+    const exhausted = fake<LeasedWindows>({ charge: async () => [{ remaining: 0, resetMs: 16_200, allowed: false }] });
     const { reply, headers } = replyRecorder();
     const refusal = await new RequestQuotas(settings, exhausted, metrics).charge(request, reply, operator).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(AppException);
