@@ -32,10 +32,10 @@ const boundaries = (allow, rules = typeRules) => [
   },
 ];
 
-/** Any project's unit tests (and their shared fakes) may use libs/testing-doubles; its code may not. */
+/** Any project's unit tests (and an app's test doubles) may use libs/testing-doubles; its code may not. */
 const specRules = typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:test-doubles'])] }));
 
-/** An app's unit tests (and their shared fakes) may also use libs/testing; its code may not. */
+/** An app's unit tests (and its test doubles) may also use libs/testing; its code may not. */
 const unitTestRules = specRules.map((rule) =>
   rule.sourceTag === 'type:app' ? { ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] } : rule,
 );
@@ -114,7 +114,7 @@ export default [
     // A TenantScope proves an access check passed (docs/data-access.md#tenant-scope):
     // only access-check code grants one, and nothing casts its way to one.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/*/test/**'],
     rules: {
       'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
       'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
@@ -127,7 +127,7 @@ export default [
   {
     // An app's code reaches another app through its *.client.ts ports only.
     files: ['apps/*/src/**/*.ts'],
-    ignores: ['apps/platform-e2e/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.client.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    ignores: ['apps/platform-e2e/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.client.ts', '**/*.spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks, transportOnlyInClients] }] },
   },
   {
@@ -136,7 +136,8 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: [transportOnlyInClients] }] },
   },
   {
-    files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
+    // An app's unit specs and its test doubles (apps/<app>/test/doubles, docs/testing.md#test-doubles).
+    files: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.ts'],
     ignores: ['apps/platform-e2e/**'],
     rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },
   },
@@ -148,5 +149,19 @@ export default [
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Test doubles live outside src (docs/testing.md#test-doubles): whatever is under an app's
+    // or a library's src/ may end up in a bundle. A double that imports libs/testing or
+    // libs/testing-doubles from src/ already breaks the module boundaries; this catches the
+    // ones named as doubles. libs/testing and libs/testing-doubles are the doubles' own home.
+    files: ['apps/*/src/**/*.{fakes,fake,doubles,double,mocks,mock,stubs,stub}.ts', 'libs/**/src/**/*.{fakes,fake,doubles,double,mocks,mock,stubs,stub}.ts'],
+    ignores: ['apps/platform-e2e/**', 'libs/testing/**', 'libs/testing-doubles/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program', message: "A test double lives in apps/<app>/test/doubles/ (or libs/testing, libs/testing-doubles when shared), never under src/." },
+      ],
+    },
   },
 ];
