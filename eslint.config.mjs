@@ -53,6 +53,22 @@ const dtoSuffixByRole = {
   message: 'A DTO class ends in its role: Body, Query, Params, Response (the answer a route declares), Dto (an object inside one), or Data (a webhook event\'s data).',
 };
 
+/**
+ * A repository hands its callers camelCase rows (docs/data-access.md#typed-sql): a snake_case field in
+ * an exported row type, or in the return type of a public method or an exported function, is a column
+ * name leaking out. Rows a repository maps before returning them stay unexported and may keep the columns' names.
+ */
+const SNAKE_CASE_KEY = 'key.name=/^[a-z][a-z0-9]*_[a-z0-9_]*$/';
+const camelCaseRepositoryRows = {
+  selector: [
+    `ExportNamedDeclaration > TSInterfaceDeclaration TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `ExportNamedDeclaration > TSTypeAliasDeclaration TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `MethodDefinition[accessibility!='private'] > FunctionExpression > TSTypeAnnotation TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `ExportNamedDeclaration > FunctionDeclaration > TSTypeAnnotation TSPropertySignature[${SNAKE_CASE_KEY}]`,
+  ].join(', '),
+  message: 'A repository returns camelCase rows: alias the column in the statement (tenant_id AS "tenantID") or map the row before returning it.',
+};
+
 /** Only access checks grant a TenantScope (docs/data-access.md#tenant-scope). */
 const grantOnlyInAccessChecks = {
   name: '@platform/auth',
@@ -119,6 +135,16 @@ export default [
       'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
       'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
     },
+  },
+  {
+    files: ['apps/**/*.repository.ts', 'libs/**/*.repository.ts'],
+    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**'],
+    rules: { 'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole, camelCaseRepositoryRows] },
+  },
+  {
+    // Access-check code may grant a TenantScope (above); its repositories still return camelCase rows.
+    files: ['libs/auth/src/**/*.repository.ts', 'apps/plugins-helpdesk/src/helpdesk-access/**/*.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', camelCaseRepositoryRows] },
   },
   {
     files: ['libs/auth/src/**/*.ts'],
