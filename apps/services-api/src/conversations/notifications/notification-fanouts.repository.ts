@@ -5,8 +5,8 @@ import { firstRow, run, sql, SqlRunner, TransactionalRepository } from '@platfor
 
 export interface DueFanout {
   id: string;
-  tenant_id: string;
-  session_id: string;
+  tenantID: string;
+  sessionID: string;
   kind: NotificationFanoutKind;
 }
 
@@ -38,7 +38,7 @@ const MARK_READ = sql<never, [tenantID: string, sessionID: string, operatorID: s
 
 /** The oldest fan-out, locked until its transaction ends (another replica skips it). */
 const CLAIM = sql<DueFanout, []>(
-  `SELECT id, tenant_id, session_id, kind FROM notification_fanouts ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  `SELECT id, tenant_id AS "tenantID", session_id AS "sessionID", kind FROM notification_fanouts ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
 );
 
 /**
@@ -112,9 +112,9 @@ export class NotificationFanoutsRepository extends TransactionalRepository {
 
   /** Carries out a claimed fan-out under its session's lock; returns the notifications written or cleared. */
   async carryOut(runner: SqlRunner, fanout: DueFanout): Promise<number> {
-    await firstRow(runner, LOCK_SESSION, [fanout.session_id]);
+    await firstRow(runner, LOCK_SESSION, [fanout.sessionID]);
     const statement = fanout.kind === 'notify' ? NOTIFY_RECIPIENTS : CLEAR_OTHERS;
-    return (await run(runner, statement, [fanout.session_id])).count;
+    return (await run(runner, statement, [fanout.sessionID])).count;
   }
 
   async delete(runner: SqlRunner, fanoutID: string): Promise<void> {
