@@ -61,8 +61,10 @@ interface HeapUsage {
  *   sockets, spread over both, at each FAN_OUT_ROWS load;
  * - events lost when one gateway is killed (SIGKILL) mid-stream and its
  *   clients resume on the other: every client must end with every event.
- * The idle sockets go to the gateway that is killed later, so the other's
- * CPU profile (BENCH_CPU_PROFILE_DIR) is the fan-out's.
+ * Gateway 0 holds the idle sockets and outlives the run (gateway 1 is the
+ * one killed), so its CPU profile (BENCH_CPU_PROFILE_DIR) covers every
+ * phase; the run prints when each phase ran, in seconds after gateway 0
+ * started, for profile-summary.js's FROM_SECONDS and TO_SECONDS.
  */
 export async function realtime(context: BenchContext): Promise<void> {
   assertDescriptors(IDLE_SOCKETS + SPARE_DESCRIPTORS);
@@ -84,12 +86,16 @@ export async function realtime(context: BenchContext): Promise<void> {
     REALTIME_MAX_FRAMES_PER_10S: '1000',
   });
   const gateways: Gateway[] = [];
+  let startedAt = 0;
+  /** Seconds since gateway 0 started: where a phase lies in its CPU profile. */
+  const since = () => ((performance.now() - startedAt) / 1000).toFixed(1);
   const dataSource = createDataSource({ url: context.databaseUrl, poolSize: APPEND_CONCURRENCY + 1, applicationName: 'bench' });
   await dataSource.initialize();
   const clients = RealtimeClientPool.start(CLIENT_PROCESSES);
   process.stdout.write(`\nGateway ${GATEWAY_SCRIPT}, NODE_OPTIONS ${pod.env.NODE_OPTIONS ?? '(none)'} (the pod's); clients in ${CLIENT_PROCESSES} processes.\n`);
   try {
     for (const port of ports) {
+      if (gateways.length === 0) startedAt = performance.now();
       const child = await startProcess(GATEWAY_SCRIPT, env(port));
       gateways.push({ process: child, pid: child.pid as number, url: `ws://127.0.0.1:${port}/v1/realtime` });
       await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 90_000);
@@ -109,14 +115,16 @@ export async function realtime(context: BenchContext): Promise<void> {
       return appendAtRate(dataSource, tenantID, rate, SECONDS, from);
     };
 
-    // 1. Idle sockets on gateway 1.
-    const idleGateway = gateways[1];
+    // 1. Idle sockets on gateway 0.
+    const idleGateway = gateways[0];
+    const idleFrom = since();
     await heapSnapshotOf(idleGateway.pid);
     const before = await heapUsageOf(usageDir, idleGateway.pid);
     const openCpuBefore = cpuMicrosecondsOf(idleGateway.pid);
     const opening = performance.now();
     await clients.open(IDLE_SOCKETS, [url(idleGateway)], authorization);
     const openSeconds = (performance.now() - opening) / 1000;
+    const idleTo = since();
     const openCpu = cpuMicrosecondsOf(idleGateway.pid) - openCpuBefore;
     const openLoad = loadavg()[0];
     await pause(2_000);
@@ -132,7 +140,7 @@ export async function realtime(context: BenchContext): Promise<void> {
         `Before the collection: RSS ${rssUncollected} MiB; peak RSS ${peak} MiB (pod limit ${mib(pod.memoryLimitBytes)} MiB).` +
         `${after.collected ? '' : ' (no gc(): figures include garbage)'}\n` +
         `Opened (connect + subscribe) in ${openSeconds.toFixed(1)} s, ${Math.round(IDLE_SOCKETS / openSeconds)} sockets/s, ` +
-        `gateway CPU ${Math.round(openCpu / IDLE_SOCKETS)} µs per socket (load average ${openLoad.toFixed(1)}).\n`,
+        `gateway CPU ${Math.round(openCpu / IDLE_SOCKETS)} µs per socket (load average ${openLoad.toFixed(1)}). Gateway 0's profile: ${idleFrom} s to ${idleTo} s.\n`,
     );
     await clients.close();
 
@@ -144,6 +152,7 @@ export async function realtime(context: BenchContext): Promise<void> {
       const clientCpuBefore = clients.cpuMicroseconds();
       const load = loadavg()[0];
       const started = performance.now();
+      const rowFrom = since();
       const sent = await append(row.rate);
       const counts = await clients.settle(sent);
       const wallSeconds = (performance.now() - started) / 1000;
@@ -155,7 +164,7 @@ export async function realtime(context: BenchContext): Promise<void> {
           `(${row.sockets - counts.open} sockets closed), commit-to-socket p50 ${p50} ms, p99 ${p99} ms, max ${max} ms. ` +
           `Gateways' CPU ${Math.round(gatewayCpu / sent)} µs per event, ${(gatewayCpu / Math.max(1, counts.frames)).toFixed(2)} µs per frame, ` +
           `${((gatewayCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% of a core; clients' ${((clientCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% ` +
-          `(load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}).\n`,
+          `(load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}). Gateway 0's profile: ${rowFrom} s to ${since()} s.\n`,
       );
       await clients.close();
     }
