@@ -162,7 +162,8 @@ export async function waitForHttp(url: string, timeoutMs = 30_000, pollMs = 200)
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  // Exited already, or killed by a signal (a scenario's SIGKILL): its 'exit' has been and gone.
+  if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   await once(child, 'exit');
 }

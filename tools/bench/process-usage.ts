@@ -29,3 +29,10 @@ export function rssMebibytesOf(pid: number): number {
   const kibibytes = Number(/^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1] ?? 0);
   return Math.round((kibibytes / 1024) * 10) / 10;
 }
+
+/** The largest resident set size a process has had, in MiB (VmHWM of /proc/<pid>/status). */
+export function peakRssMebibytesOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kibibytes = Number(/^VmHWM:\s+(\d+)\s+kB$/m.exec(status)?.[1] ?? 0);
+  return Math.round((kibibytes / 1024) * 10) / 10;
+}

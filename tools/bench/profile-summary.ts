@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * `node dist/tools/bench/profile-summary.js FILE.cpuprofile [TOP] [FROM_SECONDS]`:
+ * `node dist/tools/bench/profile-summary.js FILE.cpuprofile [TOP] [FROM_SECONDS] [TO_SECONDS]`:
  * where a V8 CPU profile (node --cpu-prof; `BENCH_CPU_PROFILE_DIR` makes the
  * bench write one per app) spent its time, by package or source file and by
  * function, as shares of the samples. FROM_SECONDS leaves out the samples of
  * the profile's first seconds (start-up: module loading and compiling), so
- * what is left is the requests.
+ * what is left is the requests; TO_SECONDS leaves out the samples after it
+ * (a scenario that prints when each of its phases ran, as realtime does,
+ * can then be read one phase at a time).
  */
 interface ProfileNode {
   id: number;
@@ -32,8 +34,8 @@ function ownerOf(url: string): string {
 }
 
 function main(): void {
-  const [file, topArgument, fromArgument] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP]');
+  const [file, topArgument, fromArgument, toArgument] = process.argv.slice(2);
+  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP] [FROM_SECONDS] [TO_SECONDS]');
   const top = Number(topArgument ?? 25);
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byID = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -42,10 +44,11 @@ function main(): void {
   const byFunction = new Map<string, number>();
   let busy = 0;
   const fromMicroseconds = Number(fromArgument ?? 0) * 1_000_000;
+  const toMicroseconds = toArgument === undefined ? Infinity : Number(toArgument) * 1_000_000;
   let elapsed = 0;
   for (const [index, id] of profile.samples.entries()) {
     elapsed += profile.timeDeltas[index] ?? 0;
-    if (elapsed < fromMicroseconds) continue;
+    if (elapsed < fromMicroseconds || elapsed > toMicroseconds) continue;
     const { functionName, url, lineNumber } = byID.get(id)!.callFrame;
     if (functionName === '(idle)') continue;
     busy += 1;

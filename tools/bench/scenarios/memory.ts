@@ -47,7 +47,7 @@ const TARGETS = { peakShareOfLimit: 0.6, growthOverLastHalf: 0.05 };
 const BENCH_CGROUP = 'platform-bench';
 
 /** What the app's Deployment says about its container: memory request and limit, and its own environment. */
-interface PodShape {
+export interface PodShape {
   memoryRequestBytes: number;
   memoryLimitBytes: number;
   env: Record<string, string>;
@@ -200,7 +200,8 @@ function manifestObjects(file: string): Record<string, any>[] {
   return parseAllDocuments(readFileSync(path, 'utf8')).map((document) => document.toJS() as Record<string, any>);
 }
 
-function podShape(app: PlatformApp): PodShape {
+/** An app's pod as its Deployment states it: memory request and limit, and the environment (NODE_OPTIONS) it runs with. */
+export function podShape(app: PlatformApp | 'realtime-gateway'): PodShape {
   const deployment = manifestObjects(`${app}.yaml`).find((object) => object.kind === 'Deployment');
   const container = deployment?.spec.template.spec.containers[0];
   const memory = container?.resources;

@@ -1,53 +1,103 @@
-import { randomUUID } from 'node:crypto';
 import { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trustedTenantScope } from '@platform/auth';
 import { createDataSource } from '@platform/database';
 import { FixtureBuilder } from '@platform/testing';
 import { WebhookEventsRepository } from '@platform/webhooks';
 import { DataSource } from 'typeorm';
-import WebSocket from 'ws';
 import { BenchContext } from '../context';
-import { percentiles, startProcess, stopProcess, waitForHttp } from '../harness';
-import { rssMebibytesOf } from '../process-usage';
+import { startProcess, stopProcess, waitForHttp } from '../harness';
+import { cpuMicrosecondsOf, peakRssMebibytesOf, rssMebibytesOf } from '../process-usage';
+import { RealtimeClientPool } from '../realtime-client-pool';
+import { podShape } from './memory';
 
-/** Sockets one gateway holds idle for the memory figure: sized for a shared 2-core machine, extrapolated per socket. */
-const IDLE_SOCKETS = Number(process.env.BENCH_REALTIME_IDLE_SOCKETS ?? 2_000);
-/** Sockets the events fan out to, and events per second, for the latency figure. */
-const FAN_OUT_SOCKETS = Number(process.env.BENCH_REALTIME_FAN_OUT_SOCKETS ?? 500);
-const EVENTS_PER_SECOND = Number(process.env.BENCH_REALTIME_EVENTS_PER_SECOND ?? 50);
-const SECONDS = 10;
+/** Sockets one gateway holds idle for the memory figure: the goal's 10,000 by default. */
+const IDLE_SOCKETS = Number(process.env.BENCH_REALTIME_IDLE_SOCKETS ?? 10_000);
+/** The fan-out rows, `<sockets>x<events per second>` each: the earlier run's load, then the goal's. */
+const FAN_OUT_ROWS = (process.env.BENCH_REALTIME_FAN_OUT ?? '500x50,1000x500').split(',').map((row) => {
+  const [sockets, rate] = row.split('x').map(Number);
+  return { sockets, rate };
+});
+const SECONDS = Number(process.env.BENCH_REALTIME_SECONDS ?? 10);
+/** Child processes holding the client sockets (the load generator), apart from the bench's. */
+const CLIENT_PROCESSES = Number(process.env.BENCH_REALTIME_CLIENT_PROCESSES ?? 2);
+/** The gateway's entry point: another build's (a copy of dist/ from before a change) compares the two under the same load generator. */
+const GATEWAY_SCRIPT = process.env.BENCH_REALTIME_GATEWAY ?? 'dist/apps/realtime-gateway/src/main.js';
+/** The loss check's load: as the earlier runs. */
+const LOSS = { sockets: 500, rate: 50 };
+/** Appends in flight at once: one at a time cannot keep 500 commits a second on a busy machine. */
+const APPEND_CONCURRENCY = 8;
+/** With it set, the idle gateway writes a heap snapshot there before and after its sockets open (heap-summary.ts reads them). */
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+/** Descriptors a process needs besides its sockets (modules, pools, pipes). */
+const SPARE_DESCRIPTORS = 512;
 
-interface Client {
-  socket: WebSocket;
-  received: Set<string>;
-  last?: { epoch: string; offset: string };
-  latencies: number[];
+interface Gateway {
+  process: ChildProcess;
+  pid: number;
+  url: string;
+}
+
+interface HeapUsage {
+  collected: boolean;
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
 }
 
 /**
  * The real-time gateway (docs/realtime.md), two processes on loopback over
- * this run's database and Redis:
- * - idle sockets on one gateway and its memory per socket (RSS before and after);
- * - commit-to-socket latency while events fan out to many sockets, spread over both;
- * - events lost when one gateway is killed (SIGKILL) mid-stream and its clients
- *   resume on the other: every client must end with every event.
+ * this run's database and Redis, each run as its pod runs it (NODE_OPTIONS of
+ * k8s/base/realtime-gateway.yaml). The client sockets live in child
+ * processes (realtime-clients.ts), so the CPU each gateway spends per event
+ * is read apart from the load generator's (/proc/<pid>/stat):
+ * - idle sockets on one gateway: RSS and the heap that survives a collection,
+ *   before and after, per socket, and how fast they opened;
+ * - commit-to-socket latency and CPU per event while events fan out to many
+ *   sockets, spread over both, at each FAN_OUT_ROWS load;
+ * - events lost when one gateway is killed (SIGKILL) mid-stream and its
+ *   clients resume on the other: every client must end with every event.
+ * Gateway 0 holds the idle sockets and outlives the run (gateway 1 is the
+ * one killed), so its CPU profile (BENCH_CPU_PROFILE_DIR) covers every
+ * phase; the run prints when each phase ran, in seconds after gateway 0
+ * started, for profile-summary.js's FROM_SECONDS and TO_SECONDS.
  */
 export async function realtime(context: BenchContext): Promise<void> {
+  assertDescriptors(IDLE_SOCKETS + SPARE_DESCRIPTORS);
+  const usageDir = mkdtempSync(join(tmpdir(), 'bench-realtime-'));
+  const pod = podShape('realtime-gateway');
   const ports = [context.portBase, context.portBase + 1];
+  const preloads = ['heap-usage-on-request.js', ...(SNAPSHOT_DIR ? ['heap-snapshot-on-request.js'] : [])].map((file) => `--require ${join(__dirname, '..', file)}`);
+  if (SNAPSHOT_DIR) mkdirSync(SNAPSHOT_DIR, { recursive: true });
   const env = (port: number) => ({
     ...context.env,
+    ...pod.env,
+    NODE_OPTIONS: [pod.env.NODE_OPTIONS ?? '', '--expose-gc', ...preloads].join(' ').trim(),
+    BENCH_HEAP_USAGE_DIR: usageDir,
+    ...(SNAPSHOT_DIR ? { BENCH_HEAP_SNAPSHOT_DIR: SNAPSHOT_DIR, BENCH_HEAP_SNAPSHOT_NAME: 'realtime-gateway' } : {}),
     REALTIME_GATEWAY_PORT: String(port),
     REALTIME_RELAY_POLL_MS: '20',
     REALTIME_MAX_SOCKETS_PER_PRINCIPAL: '10000',
     REALTIME_MAX_SOCKETS_PER_TENANT: '100000',
     REALTIME_MAX_FRAMES_PER_10S: '1000',
   });
-  const gateways: ChildProcess[] = [];
-  const dataSource = createDataSource({ url: context.databaseUrl, poolSize: 2, applicationName: 'bench' });
+  const gateways: Gateway[] = [];
+  let startedAt = 0;
+  /** Seconds since gateway 0 started: where a phase lies in its CPU profile. */
+  const since = () => ((performance.now() - startedAt) / 1000).toFixed(1);
+  const dataSource = createDataSource({ url: context.databaseUrl, poolSize: APPEND_CONCURRENCY + 1, applicationName: 'bench' });
   await dataSource.initialize();
+  const clients = RealtimeClientPool.start(CLIENT_PROCESSES);
+  process.stdout.write(`\nGateway ${GATEWAY_SCRIPT}, NODE_OPTIONS ${pod.env.NODE_OPTIONS ?? '(none)'} (the pod's); clients in ${CLIENT_PROCESSES} processes.\n`);
   try {
     for (const port of ports) {
-      gateways.push(await startProcess('dist/apps/realtime-gateway/src/main.js', env(port)));
+      if (gateways.length === 0) startedAt = performance.now();
+      const child = await startProcess(GATEWAY_SCRIPT, env(port));
+      gateways.push({ process: child, pid: child.pid as number, url: `ws://127.0.0.1:${port}/v1/realtime` });
       await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 90_000);
     }
     const fixtures = new FixtureBuilder(dataSource);
@@ -56,115 +106,157 @@ export async function realtime(context: BenchContext): Promise<void> {
     await fixtures.connection(tenantID, plugin.pluginID);
     // The plugin sees every session event of the tenant (docs/realtime.md, Who receives what).
     const authorization = plugin.authorization;
-    const url = (port: number) => `ws://127.0.0.1:${port}/v1/realtime?tenantID=${tenantID}`;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const url = (gateway: Gateway) => `${gateway.url}?tenantID=${tenantID}`;
+    await pause(1_000);
+    let sequence = 0;
+    const append = async (rate: number) => {
+      const from = sequence;
+      sequence += rate * SECONDS;
+      return appendAtRate(dataSource, tenantID, rate, SECONDS, from);
+    };
 
     // 1. Idle sockets on gateway 0.
-    const before = rssMebibytesOf(gateways[0].pid as number);
-    const idle: Client[] = [];
+    const idleGateway = gateways[0];
+    const idleFrom = since();
+    await heapSnapshotOf(idleGateway.pid);
+    const before = await heapUsageOf(usageDir, idleGateway.pid);
+    const openCpuBefore = cpuMicrosecondsOf(idleGateway.pid);
     const opening = performance.now();
-    for (let index = 0; index < IDLE_SOCKETS; index += 50) {
-      idle.push(...(await Promise.all(Array.from({ length: Math.min(50, IDLE_SOCKETS - index) }, () => open(url(ports[0]), authorization)))));
-    }
+    await clients.open(IDLE_SOCKETS, [url(idleGateway)], authorization);
     const openSeconds = (performance.now() - opening) / 1000;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const after = rssMebibytesOf(gateways[0].pid as number);
-    const perSocketKiB = ((after - before) * 1024) / IDLE_SOCKETS;
+    const idleTo = since();
+    const openCpu = cpuMicrosecondsOf(idleGateway.pid) - openCpuBefore;
+    const openLoad = loadavg()[0];
+    await pause(2_000);
+    const rssUncollected = rssMebibytesOf(idleGateway.pid);
+    const peak = peakRssMebibytesOf(idleGateway.pid);
+    const after = await heapUsageOf(usageDir, idleGateway.pid);
+    await heapSnapshotOf(idleGateway.pid);
+    const perSocket = (bytes: number) => ((bytes / IDLE_SOCKETS) / 1024).toFixed(1);
     process.stdout.write(
-      `\nIdle sockets: ${IDLE_SOCKETS} on one gateway, RSS ${before} MiB before, ${after} MiB after: ${perSocketKiB.toFixed(1)} KiB per socket ` +
-        `(10,000 sockets ≈ ${Math.round(before + (perSocketKiB * 10_000) / 1024)} MiB; goal < 384 MiB). Opened (connect + subscribe) in ${openSeconds.toFixed(1)} s, ` +
-        `${Math.round(IDLE_SOCKETS / openSeconds)} sockets/s: a reconnect storm of that many costs this.\n`,
+      `\nIdle sockets: ${IDLE_SOCKETS} on one gateway. After a collection: RSS ${mib(before.rss)} MiB before, ${mib(after.rss)} MiB after ` +
+        `(${perSocket(after.rss - before.rss)} KiB per socket); heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} MiB ` +
+        `(${perSocket(after.heapUsed - before.heapUsed)} KiB per socket), external ${mib(before.external)} -> ${mib(after.external)} MiB. ` +
+        `Before the collection: RSS ${rssUncollected} MiB; peak RSS ${peak} MiB (pod limit ${mib(pod.memoryLimitBytes)} MiB).` +
+        `${after.collected ? '' : ' (no gc(): figures include garbage)'}\n` +
+        `Opened (connect + subscribe) in ${openSeconds.toFixed(1)} s, ${Math.round(IDLE_SOCKETS / openSeconds)} sockets/s, ` +
+        `gateway CPU ${Math.round(openCpu / IDLE_SOCKETS)} µs per socket (load average ${openLoad.toFixed(1)}). Gateway 0's profile: ${idleFrom} s to ${idleTo} s.\n`,
     );
-    for (const client of idle) client.socket.terminate();
+    await clients.close();
 
-    // 2. Fan-out latency, sockets split over both gateways.
-    const fanOut: Client[] = [];
-    for (let index = 0; index < FAN_OUT_SOCKETS; index += 50) {
-      fanOut.push(...(await Promise.all(Array.from({ length: Math.min(50, FAN_OUT_SOCKETS - index) }, (_, at) => open(url(ports[(index + at) % 2]), authorization)))));
+    // 2. Fan-out latency and CPU per event, sockets split over both gateways.
+    for (const row of FAN_OUT_ROWS) {
+      await clients.open(row.sockets, gateways.map(url), authorization);
+      await clients.reset(false);
+      const cpuBefore = gateways.map((gateway) => cpuMicrosecondsOf(gateway.pid));
+      const clientCpuBefore = clients.cpuMicroseconds();
+      const load = loadavg()[0];
+      const started = performance.now();
+      const rowFrom = since();
+      const sent = await append(row.rate);
+      const counts = await clients.settle(sent);
+      const wallSeconds = (performance.now() - started) / 1000;
+      const gatewayCpu = gateways.reduce((sum, gateway, index) => sum + cpuMicrosecondsOf(gateway.pid) - cpuBefore[index], 0);
+      const clientCpu = clients.cpuMicroseconds() - clientCpuBefore;
+      const { p50, p99, max } = counts.latency;
+      process.stdout.write(
+        `\nFan-out: ${row.rate} events/s for ${SECONDS} s to ${row.sockets} sockets on two gateways: ${counts.frames} of ${sent * row.sockets} frames ` +
+          `(${row.sockets - counts.open} sockets closed), commit-to-socket p50 ${p50} ms, p99 ${p99} ms, max ${max} ms. ` +
+          `Gateways' CPU ${Math.round(gatewayCpu / sent)} µs per event, ${(gatewayCpu / Math.max(1, counts.frames)).toFixed(2)} µs per frame, ` +
+          `${((gatewayCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% of a core; clients' ${((clientCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% ` +
+          `(load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}). Gateway 0's profile: ${rowFrom} s to ${since()} s.\n`,
+      );
+      await clients.close();
     }
-    const sent = await appendAtRate(dataSource, tenantID, EVENTS_PER_SECOND, SECONDS);
-    await settle(fanOut, sent.length);
-    const latency = percentiles(fanOut.flatMap((client) => client.latencies));
-    const delivered = fanOut.reduce((sum, client) => sum + client.received.size, 0);
-    process.stdout.write(
-      `\nFan-out: ${EVENTS_PER_SECOND} events/s for ${SECONDS} s to ${FAN_OUT_SOCKETS} sockets on two gateways (${delivered} frames): ` +
-        `commit-to-socket p50 ${latency.p50} ms, p99 ${latency.p99} ms.\n`,
-    );
 
     // 3. A gateway killed mid-stream; its clients resume on the other.
-    for (const client of fanOut) client.received.clear();
-    const streaming = appendAtRate(dataSource, tenantID, EVENTS_PER_SECOND, SECONDS);
-    await new Promise((resolve) => setTimeout(resolve, (SECONDS * 1000) / 2));
-    gateways[1].kill('SIGKILL');
-    const moved = fanOut.filter((_, index) => index % 2 === 1);
-    await Promise.all(
-      moved.map(async (client, index) => {
-        await new Promise((resolve) => setTimeout(resolve, index % 100));
-        const resumed = await open(url(ports[0]), authorization, client);
-        client.socket = resumed.socket;
-      }),
-    );
-    const ids = await streaming;
-    await settle(fanOut, ids.length);
-    const lost = fanOut.reduce((sum, client) => sum + ids.filter((id) => !client.received.has(id)).length, 0);
-    process.stdout.write(`\nGateway killed (SIGKILL) mid-stream, ${moved.length} clients resumed on the other: ${ids.length} events, ${lost} lost (goal 0).\n`);
-    for (const client of fanOut) client.socket.terminate();
+    await clients.open(LOSS.sockets, gateways.map(url), authorization);
+    await clients.reset(true);
+    const streaming = append(LOSS.rate);
+    await pause((SECONDS * 1000) / 2);
+    gateways[1].process.kill('SIGKILL');
+    const { resumed } = await clients.resume(url(gateways[1]), url(gateways[0]), authorization);
+    const sent = await streaming;
+    await clients.settle(sent);
+    const { lost } = await clients.lost(sequence - sent, sent);
+    process.stdout.write(`\nGateway killed (SIGKILL) mid-stream, ${resumed} clients resumed on the other: ${sent} events, ${lost} lost (goal 0).\n`);
+    await clients.close();
   } finally {
-    for (const gateway of gateways) await stopProcess(gateway);
+    clients.stop();
+    for (const gateway of gateways) await stopProcess(gateway.process);
     await dataSource.destroy();
+    rmSync(usageDir, { recursive: true, force: true });
   }
 }
 
-/** Opens a socket and subscribes, or resumes `previous` (its events and position are kept). */
-function open(url: string, authorization: string, previous?: Client): Promise<Client> {
-  const client: Client = previous ?? { socket: undefined as unknown as WebSocket, received: new Set(), latencies: [] };
-  const socket = new WebSocket(url, { headers: { authorization }, perMessageDeflate: false });
-  client.socket = socket;
-  return new Promise((resolve, reject) => {
-    // A killed gateway resets its sockets: an error after the open is the close that follows.
-    socket.on('error', reject);
-    socket.on('message', (data) => {
-      const frame = JSON.parse(data.toString()) as { type: string; epoch?: string; offset?: string; event?: { id: string; data: { sentAt?: number } } };
-      if (frame.type === 'welcome') socket.send(JSON.stringify(client.last ? { type: 'resume', ...client.last } : { type: 'subscribe' }));
-      if (frame.type === 'subscribed' || frame.type === 'resync-required') resolve(client);
-      if (frame.offset && frame.epoch) client.last = { epoch: frame.epoch, offset: frame.offset };
-      if (frame.type === 'event' && frame.event && !client.received.has(frame.event.id)) {
-        client.received.add(frame.event.id);
-        if (frame.event.data.sentAt) client.latencies.push(Date.now() - frame.event.data.sentAt);
-      }
-    });
-  });
+/** The gateway's memory after a collection (heap-usage-on-request.ts). */
+async function heapUsageOf(dir: string, pid: number): Promise<HeapUsage> {
+  const answer = join(dir, `${pid}.json`);
+  rmSync(answer, { force: true });
+  writeFileSync(join(dir, `${pid}.request`), '');
+  const deadline = Date.now() + 30_000;
+  while (!existsSync(answer)) {
+    if (Date.now() > deadline) throw new Error(`gateway ${pid} wrote no heap usage`);
+    await pause(50);
+  }
+  return JSON.parse(readFileSync(answer, 'utf8')) as HeapUsage;
 }
 
-/** Appends one event per 1/rate s for `seconds`, each committed on its own; answers their ids in order. */
-async function appendAtRate(dataSource: DataSource, tenantID: string, rate: number, seconds: number): Promise<string[]> {
+/** With SNAPSHOT_DIR, asks the gateway for a heap snapshot (heap-snapshot-on-request.ts) and waits until it is written. */
+async function heapSnapshotOf(pid: number): Promise<void> {
+  if (!SNAPSHOT_DIR) return;
+  const request = join(SNAPSHOT_DIR, `realtime-gateway-${pid}.request`);
+  writeFileSync(request, '');
+  const deadline = Date.now() + 300_000;
+  while (existsSync(request)) {
+    if (Date.now() > deadline) throw new Error(`gateway ${pid} wrote no heap snapshot`);
+    await pause(200);
+  }
+  process.stdout.write(`\nHeap snapshot of gateway ${pid} in ${SNAPSHOT_DIR}.\n`);
+}
+
+/**
+ * Every socket is a descriptor, in the gateway and in a client process: a
+ * limit below the idle sockets fails the run here, clearly, rather than as
+ * EMFILE half-way. Node cannot raise its own limit; the shell can
+ * (`ulimit -n`, up to the hard limit).
+ */
+function assertDescriptors(needed: number): void {
+  const line = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+  const soft = line?.[1] === 'unlimited' ? Infinity : Number(line?.[1] ?? Infinity);
+  if (soft < needed) {
+    throw new Error(`open files limited to ${soft}, ${needed} needed for BENCH_REALTIME_IDLE_SOCKETS=${IDLE_SOCKETS}: run \`ulimit -n ${needed}\` first (hard limit ${line?.[2]}), or lower it`);
+  }
+}
+
+/** Appends `rate` events a second for `seconds`, each committed on its own, numbered from `from` (data.seq); answers how many. */
+async function appendAtRate(dataSource: DataSource, tenantID: string, rate: number, seconds: number, from: number): Promise<number> {
   const repository = new WebhookEventsRepository(dataSource);
   const sessionID = randomUUID();
-  const ids: string[] = [];
+  const total = rate * seconds;
+  const inFlight = new Set<Promise<void>>();
   const started = performance.now();
-  for (let index = 0; index < rate * seconds; index += 1) {
-    const due = started + (index * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const id = await dataSource.transaction(async (runner) => {
-      await repository.append(runner, trustedTenantScope(tenantID), {
-        type: 'message.created',
-        version: 1,
-        orderingKey: `session:${sessionID}`,
-        data: { sessionID, listed: true, pluginConnectionID: null, operatorID: null, participantIDs: [], sentAt: Date.now() },
-        emittedBy: 'bench',
-        headers: null,
-      });
-      const [row] = (await runner.query(`SELECT id FROM webhook_events WHERE tenant_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT 1`, [tenantID])) as { id: string }[];
-      return row.id;
-    });
-    ids.push(id);
+  for (let index = 0; index < total; index += 1) {
+    const wait = started + (index * 1000) / rate - performance.now();
+    if (wait > 0) await pause(wait);
+    if (inFlight.size >= APPEND_CONCURRENCY) await Promise.race(inFlight);
+    const appending: Promise<void> = dataSource
+      .transaction((runner) =>
+        repository.append(runner, trustedTenantScope(tenantID), {
+          type: 'message.created',
+          version: 1,
+          orderingKey: `session:${sessionID}`,
+          data: { sessionID, listed: true, pluginConnectionID: null, operatorID: null, participantIDs: [], sentAt: Date.now(), seq: from + index },
+          emittedBy: 'bench',
+          headers: null,
+        }),
+      )
+      .finally(() => inFlight.delete(appending));
+    inFlight.add(appending);
   }
-  return ids;
+  await Promise.all(inFlight);
+  return total;
 }
 
-/** Waits until every client received `count` events, or 30 s passed. */
-async function settle(clients: Client[], count: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && clients.some((client) => client.received.size < count)) await new Promise((resolve) => setTimeout(resolve, 100));
-}
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
 import { CLIENT_FRAME_SCHEMAS, CLOSE_CODE_MEANINGS, SERVER_FRAME_SCHEMAS } from './frame-schemas';
-import { CLIENT_FRAME_TYPES, CLOSE_CODES, parseClientFrame, ServerFrame } from './frames';
+import { CLIENT_FRAME_TYPES, CLOSE_CODES, framed, parseClientFrame, ServerFrame } from './frames';
 
 const refusedField = (text: string) => {
   try {
@@ -46,5 +46,17 @@ describe('frame schemas', () => {
     };
     expect(Object.keys(SERVER_FRAME_SCHEMAS).sort()).toEqual(Object.keys(serverTypes).sort());
     expect(Object.keys(CLOSE_CODE_MEANINGS).map(Number).sort()).toEqual(Object.values(CLOSE_CODES).sort());
+  });
+});
+
+describe('framed', () => {
+  it('encodes an event frame once, as the JSON text every socket receives', () => {
+    const event = { id: '7d7f3c3e-1f0b-4f59-a0a5-8f1e1b0c9d2a', type: 'message.created', occurredAt: '2026-11-28T18:00:00.000001Z', subject: 'session:s', data: { listed: true, text: 'olá' } };
+    const entry = framed({ offset: '1764950400000-0', epoch: 'e', event });
+    expect(entry.frame.toString('utf8')).toBe(
+      '{"type":"event","epoch":"e","offset":"1764950400000-0","event":{"id":"7d7f3c3e-1f0b-4f59-a0a5-8f1e1b0c9d2a","type":"message.created",' +
+        '"occurredAt":"2026-11-28T18:00:00.000001Z","subject":"session:s","data":{"listed":true,"text":"olá"}}}',
+    );
+    expect(entry).toMatchObject({ offset: '1764950400000-0', epoch: 'e', event });
   });
 });

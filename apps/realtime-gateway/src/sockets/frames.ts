@@ -1,6 +1,6 @@
 import { AppException, ErrorBody, renderReceived } from '@platform/errors';
 import { isOffset } from '../streams/tenant-streams';
-import { StreamedEvent } from '../streams/streamed-event';
+import { StreamedEvent, StreamEntry } from '../streams/streamed-event';
 import { CHANNEL_REQUEST_TYPES, ChannelRequestFrame, isChannelRequestType, parseChannelRequestFrame } from './channel-requests';
 
 /** The frames a client sends (JSON text, one object per frame; docs/realtime.md, Protocol). */
@@ -17,6 +17,21 @@ export type ServerFrame =
   | { type: 'error'; error: ErrorBody; requestID?: string }
   | { type: 'result'; requestID: string; status: number; data: unknown }
   | { type: 'pong' };
+
+/** An entry with its event frame's bytes, made once for every socket of the replica it goes to. */
+export interface FramedEntry extends StreamEntry {
+  readonly frame: Buffer;
+}
+
+/**
+ * The bytes of an entry's event frame. They are the same for every socket
+ * that may see the entry (epoch, offset, event; nothing of the socket), so
+ * the fan-out encodes an entry once, not once per socket.
+ */
+export function framed(entry: StreamEntry): FramedEntry {
+  const frame: ServerFrame = { type: 'event', epoch: entry.epoch, offset: entry.offset, event: entry.event };
+  return { ...entry, frame: Buffer.from(JSON.stringify(frame)) };
+}
 
 /**
  * The close codes the gateway uses besides the standard ones (1009 frame too

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from 
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { TenantStreams } from '../streams/tenant-streams';
+import { framed } from './frames';
 import { Subscriber } from './subscriber';
 
 /** Entries one read takes per stream at most. */
@@ -90,7 +91,10 @@ export class StreamFanOut implements OnModuleInit, OnApplicationShutdown {
           if (index < 0 || raw.length === 0) continue;
           const [tenantID, tenant] = reading[index];
           tenant.position = raw[raw.length - 1][0];
-          for (const entry of this.streams.openAll(tenantID, raw)) for (const subscriber of tenant.subscribers) subscriber.receiveLive(entry);
+          // Each entry's frame is encoded once, for all the tenant's sockets on this replica.
+          const entries = this.streams.openAll(tenantID, raw).map(framed);
+          if (entries.length === 0) continue;
+          for (const subscriber of tenant.subscribers) subscriber.receiveLive(entries);
         }
       } catch (error) {
         if (this.stopped) return;

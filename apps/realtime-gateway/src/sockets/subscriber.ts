@@ -1,8 +1,9 @@
+import type { Duplex } from 'node:stream';
 import type { Principal } from '@platform/auth';
 import type WebSocket from 'ws';
 import { compareOffsets } from '../streams/offsets';
 import { StreamEntry } from '../streams/streamed-event';
-import { CLOSE_CODES, ServerFrame } from './frames';
+import { CLOSE_CODES, FramedEntry, framed, ServerFrame } from './frames';
 import { Audience, mayReceive } from './visibility';
 
 /** Who holds a socket, as established at the upgrade. */
@@ -26,6 +27,8 @@ export interface SocketIdentity {
 
 /** Live entries a socket catching up may hold back at most; past that it is a slow consumer. */
 const MAX_HELD_BACK = 10_000;
+/** Bytes of frames gathered into one write at most (deliverAll). */
+const CORK_BYTES = 64 * 1024;
 /** How long a replay waits for a client to read its buffer down. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
@@ -42,7 +45,9 @@ export class Subscriber {
   offset = '';
   /** The offset last told to the client (in an event or heartbeat frame). */
   private toldOffset = '';
-  private heldBack: StreamEntry[] = [];
+  private heldBack: FramedEntry[] = [];
+  /** Frames are being gathered into one write (deliverAll): the buffer is checked once they leave. */
+  private corked = false;
   /** Seen a pong or a frame since the last heartbeat. */
   alive = true;
   framesInWindow = 0;
@@ -59,8 +64,19 @@ export class Subscriber {
     if (this.state === 'closed') return;
     this.socket.send(JSON.stringify(frame));
     if (frame.type === 'event' || frame.type === 'resync-required' || frame.type === 'subscribed') this.toldOffset = frame.offset;
-    // The client reads slower than events arrive: close rather than buffer without bound; it resumes from its last offset.
-    if (this.socket.bufferedAmount > this.bufferLimitBytes) this.close(CLOSE_CODES.slowConsumer, 'slow consumer');
+    this.checkBuffer();
+  }
+
+  /** An event frame, encoded already (framed): the same bytes go to every socket, as a text frame. */
+  private sendEvent(entry: FramedEntry): void {
+    this.socket.send(entry.frame, { binary: false });
+    this.toldOffset = entry.offset;
+    this.checkBuffer();
+  }
+
+  /** The client reads slower than events arrive: close rather than buffer without bound; it resumes from its last offset. */
+  private checkBuffer(): void {
+    if (!this.corked && this.state !== 'closed' && this.socket.bufferedAmount > this.bufferLimitBytes) this.close(CLOSE_CODES.slowConsumer, 'slow consumer');
   }
 
   close(code: number, reason: string): void {
@@ -70,13 +86,55 @@ export class Subscriber {
     this.socket.close(code, reason);
   }
 
-  /** An entry read live from the tenant's stream. */
-  receiveLive(entry: StreamEntry): void {
-    if (this.state === 'live') this.deliver(entry);
-    else if (this.state === 'catching-up') {
+  /** The entries of one read of the tenant's stream, in offset order. */
+  receiveLive(entries: readonly FramedEntry[]): void {
+    if (this.state === 'live') return this.deliverAll(entries);
+    for (const entry of entries) {
+      if (this.state !== 'catching-up') return;
       if (this.heldBack.length >= MAX_HELD_BACK) return this.close(CLOSE_CODES.slowConsumer, 'slow consumer');
       this.heldBack.push(entry);
     }
+  }
+
+  /**
+   * Delivers entries with the connection corked, so that their frames leave
+   * in one write (one system call) rather than one each: a read brings every
+   * entry the relay appended since the last, and a write per frame was most
+   * of the fan-out's CPU (docs/benchmarks.md#real-time). The frames are unchanged; only
+   * their grouping into TCP segments differs. At most CORK_BYTES (or half
+   * the buffer limit) are gathered at a time: what the kernel does not take
+   * at once counts as waiting until all of it is sent, and a large gathering
+   * must not pass for a slow consumer.
+   */
+  private deliverAll(entries: readonly FramedEntry[]): void {
+    const connection = entries.length > 1 ? connectionOf(this.socket) : undefined;
+    if (!connection) {
+      for (const entry of entries) this.deliver(entry);
+      return;
+    }
+    const most = Math.min(CORK_BYTES, this.bufferLimitBytes / 2);
+    let gathered = 0;
+    connection.cork();
+    this.corked = true;
+    try {
+      for (const entry of entries) {
+        if (this.state === 'closed') break;
+        this.deliver(entry);
+        gathered += entry.frame.length;
+        if (gathered >= most) {
+          connection.uncork();
+          this.corked = false;
+          this.checkBuffer();
+          gathered = 0;
+          connection.cork();
+          this.corked = true;
+        }
+      }
+    } finally {
+      this.corked = false;
+      connection.uncork();
+    }
+    this.checkBuffer();
   }
 
   /** Catching up is over: what arrived live meanwhile goes out, then everything else as it comes. */
@@ -85,11 +143,11 @@ export class Subscriber {
     const held = this.heldBack;
     this.heldBack = [];
     this.state = 'live';
-    for (const entry of held) this.deliver(entry);
+    this.deliverAll(held);
   }
 
   /** Delivers one entry if it is new to this socket and visible to it. */
-  deliver(entry: StreamEntry): void {
+  deliver(entry: StreamEntry | FramedEntry): void {
     if (this.state === 'closed' || (this.offset && compareOffsets(entry.offset, this.offset) <= 0)) return;
     this.offset = entry.offset;
     if (entry.epoch !== this.epoch) {
@@ -98,7 +156,7 @@ export class Subscriber {
       this.send({ type: 'resync-required', epoch: entry.epoch, offset: entry.offset });
       return;
     }
-    if (mayReceive(this.identity.audience, entry.event)) this.send({ type: 'event', epoch: entry.epoch, offset: entry.offset, event: entry.event });
+    if (mayReceive(this.identity.audience, entry.event)) this.sendEvent('frame' in entry ? entry : framed(entry));
   }
 
   /**
@@ -127,4 +185,14 @@ export class Subscriber {
   markTold(offset: string): void {
     this.toldOffset = offset;
   }
+}
+
+/**
+ * The connection under a WebSocket: ws keeps the upgraded socket as
+ * `_socket` (and corks it itself around each frame's header and payload);
+ * undefined if a later ws stops doing so, and frames then go one write each.
+ */
+function connectionOf(socket: WebSocket): Pick<Duplex, 'cork' | 'uncork'> | undefined {
+  const connection = (socket as unknown as { _socket?: Partial<Duplex> })._socket;
+  return typeof connection?.cork === 'function' && typeof connection.uncork === 'function' ? (connection as Duplex) : undefined;
 }
