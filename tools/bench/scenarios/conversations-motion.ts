@@ -14,7 +14,7 @@ import type { ConversationsSettings } from '@apps/services-api';
 import { createDataSource } from '@platform/database';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { FixtureBuilder, generateTestSigningKey, signOperatorToken } from '@platform/testing';
-import { WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxNudges, WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
 import { BenchContext } from '../context';
 import { CpuResult, measureCpu, percentiles, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
 import { passedAccessCheck } from '../passed-access-check';
@@ -66,7 +66,9 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const fanouts = new NotificationFanoutsRepository(dataSource);
   const sessions = new SessionsRepository(dataSource);
   const messages = new MessagesRepository(dataSource);
-  const events = new ConversationEvents(new WebhookEvents(new WebhookEventsRepository(dataSource), 'bench'));
+  // No gateway listens: the bench reads its events from the outbox.
+  const noNudges = { committed: () => undefined } as unknown as OutboxNudges;
+  const events = new ConversationEvents(new WebhookEvents(new WebhookEventsRepository(dataSource), 'bench', noNudges));
   const noWorker = { nudge: () => undefined } as unknown as NotificationFanoutWorker;
   const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, noWorker, settings);
   const reply = new PostReplyUseCase(passedAccessCheck, sessions, messages, events, settings);
