@@ -50,7 +50,7 @@ async function asUser(platform: FaultPlatform, user: { username: string; passwor
     client.disconnect();
   }
 }
-const app = (name: AppName) => ({ username: name, password: passwordOf(name) });
+const app = (name: AppName | 'realtime-gateway') => ({ username: name, password: passwordOf(name) });
 
 /** The three built apps on a redis-server with ACLs, each with its own user (docs/deployment.md, Redis). */
 describe('Redis with one ACL user per app', () => {
