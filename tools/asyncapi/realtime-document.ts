@@ -52,6 +52,9 @@ export function realtimeDocument(): Record<string, unknown> {
         'Plugins and connections authenticate the upgrade with their `Authorization` header; operators with ' +
         '`?ticket=` from `POST /v1/tenants/{tenantID}/realtime-tickets` (services-api). A refused upgrade is answered ' +
         'in the error envelope (401 1003, 403 1004, 400 1001/1002, 429 1071, 404 1904, 503 5903).\n\n' +
+        'A plugin connection also sends its channel\'s inbound messages and delivery statuses (`post-message`, ' +
+        '`report-delivery-status`): the gateway makes the REST call each stands for on services-api with the ' +
+        'connection\'s credential and answers with `result` or `error`, naming the client\'s `requestID`.\n\n' +
         `Close codes:\n\n| code | meaning |\n|---|---|\n${closeCodes}`,
     },
     servers: {

@@ -1,4 +1,5 @@
 import { IsIntegerBetween, IsPort, OperatorTokenVerificationConfig } from '@platform/config';
+import { Matches } from 'class-validator';
 
 /** realtime-gateway's environment (docs/configuration.md, docs/realtime.md#limits). */
 export class RealtimeGatewayConfig extends OperatorTokenVerificationConfig {
@@ -48,4 +49,20 @@ export class RealtimeGatewayConfig extends OperatorTokenVerificationConfig {
   /** On SIGTERM, clients are told to reconnect after a random delay up to this, so they do not all arrive at once. */
   @IsIntegerBetween(0, 60_000)
   REALTIME_DRAIN_JITTER_MS = 5_000;
+
+  /**
+   * services-api's base URL inside the platform, where a plugin connection's
+   * requests over its socket go, with its own credential (docs/realtime.md,
+   * Requests over the socket). Only this URL ever receives a credential.
+   */
+  @Matches(/^https?:\/\/[^\s/?#]+\/?$/, { message: 'must be an http(s) URL of services-api, without a path (e.g. http://services-api:3000)' })
+  SERVICES_API_URL!: string;
+
+  /** Time limit of one request forwarded to services-api, answer included (then 504 5904 to the client). */
+  @IsIntegerBetween(100, 60_000)
+  REALTIME_REQUEST_TIMEOUT_MS = 10_000;
+
+  /** Requests one socket may have waiting on services-api at once (more: 429 1071 for that request). */
+  @IsIntegerBetween(1, 1_000)
+  REALTIME_MAX_REQUESTS_IN_FLIGHT = 8;
 }

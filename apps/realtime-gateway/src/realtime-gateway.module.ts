@@ -4,6 +4,7 @@ import { operatorTokenSettingsOf } from '@platform/auth';
 import { transportNamespaceOf } from '@platform/transport';
 import { RealtimeGatewayConfig } from './config';
 import { OutboxRelay, RELAY_POLL_MS } from './relay/outbox-relay';
+import { ChannelRequestForwarder, FORWARD_SETTINGS, ForwardSettings } from './sockets/channel-request-forwarder';
 import { RealtimeSockets } from './sockets/realtime-sockets';
 import { SOCKET_SETTINGS, SocketSettings } from './sockets/socket-settings';
 import { StreamFanOut } from './sockets/stream-fan-out';
@@ -28,6 +29,11 @@ export class RealtimeGatewayModule {
       maxSocketsPerTenant: config.REALTIME_MAX_SOCKETS_PER_TENANT,
       drainJitterMs: config.REALTIME_DRAIN_JITTER_MS,
     };
+    const forwarding: ForwardSettings = {
+      servicesApiUrl: config.SERVICES_API_URL.replace(/\/$/, ''),
+      timeoutMs: config.REALTIME_REQUEST_TIMEOUT_MS,
+      maxInFlight: config.REALTIME_MAX_REQUESTS_IN_FLIGHT,
+    };
     return {
       module: RealtimeGatewayModule,
       imports: [
@@ -43,10 +49,12 @@ export class RealtimeGatewayModule {
         { provide: STREAM_SETTINGS, useValue: streams },
         { provide: SOCKET_SETTINGS, useValue: sockets },
         { provide: RELAY_POLL_MS, useValue: config.REALTIME_RELAY_POLL_MS },
+        { provide: FORWARD_SETTINGS, useValue: forwarding },
         TenantStreams,
         OutboxRelay,
         StreamFanOut,
         UpgradeAuthentication,
+        ChannelRequestForwarder,
         RealtimeSockets,
       ],
     };

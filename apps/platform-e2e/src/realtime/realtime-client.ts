@@ -16,7 +16,9 @@ export interface GatewayReplica {
 }
 
 export async function startGateway(platform: TestPlatform, env: Record<string, string> = {}): Promise<GatewayReplica> {
-  const app = await createRealtimeGatewayApp(loadConfig(RealtimeGatewayConfig, { ...platform.env, ...env }));
+  // Requests over the socket go to the platform's services-api; a platform without one gets an address nothing answers on.
+  const servicesApiUrl = platform.servicesUrl || 'http://127.0.0.1:9';
+  const app = await createRealtimeGatewayApp(loadConfig(RealtimeGatewayConfig, { ...platform.env, SERVICES_API_URL: servicesApiUrl, ...env }));
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1').replace(/^http/, 'ws');
   let closed = false;

@@ -1,6 +1,7 @@
-import { NOTIFICATION_COUNTS_SCHEMA } from '@platform/conversations';
+import { NOTIFICATION_COUNTS_SCHEMA, REPORTED_DELIVERY_STATUSES } from '@platform/conversations';
 import { ERROR_CATALOG } from '@platform/errors';
 import { REALTIME_EVENT_TYPES } from '../streams/streamed-event';
+import { REQUEST_ID, REQUEST_ID_ALLOWED } from './channel-requests';
 import { CLIENT_FRAME_TYPES, CLOSE_CODES } from './frames';
 import { REALTIME_PATH } from './upgrade-authentication';
 
@@ -15,6 +16,7 @@ type Schema = Record<string, unknown>;
 const offset = { type: 'string', pattern: '^\\d{1,20}-\\d{1,20}$', description: 'Position in the tenant\'s stream (`<ms>-<seq>`).', examples: ['1764950400000-0'] };
 const epoch = { type: 'string', description: 'Which incarnation of the tenant\'s stream the offset belongs to.', examples: ['2f1b8f0e-6d7c-4b5a-9e3d-1c2b3a4d5e6f'] };
 const uuid = { type: 'string', format: 'uuid' };
+const requestID = { type: 'string', pattern: REQUEST_ID.source, description: `Chosen by the client (${REQUEST_ID_ALLOWED}), echoed in the answer.`, examples: ['r-42'] };
 const frame = (type: string, description: string, properties: Record<string, Schema> = {}): Schema => ({
   type: 'object',
   description,
@@ -23,10 +25,33 @@ const frame = (type: string, description: string, properties: Record<string, Sch
   properties: { type: { const: type }, ...properties },
 });
 
+/** A frame schema with properties a frame may carry or not. */
+const withOptional = (schema: Schema, properties: Record<string, Schema>): Schema => ({ ...schema, properties: { ...(schema.properties as Record<string, Schema>), ...properties } });
+
 export const CLIENT_FRAME_SCHEMAS: Record<(typeof CLIENT_FRAME_TYPES)[number], Schema> = {
   subscribe: frame('subscribe', 'Start receiving from now.'),
   resume: frame('resume', 'Start after the last event received: its epoch and offset.', { epoch, offset }),
   ping: frame('ping', 'Answered with `pong`.'),
+  'post-message': frame(
+    'post-message',
+    'A plugin connection posts what a contact wrote: `POST /v1/tenants/{tenantID}/inboxes/{inboxID}/messages` of services-api, its tenant the socket\'s. ' +
+      'Answered with `result` (201 stored, 200 when the inbox has that channelMessageID already) or `error`, each with the requestID.',
+    {
+      requestID,
+      inboxID: { ...uuid, description: 'An inbox of the connection.' },
+      message: {
+        type: 'object',
+        description: 'The REST body, checked by services-api as over REST (400 1002 with `fields`, 422 1948, 404 1940).',
+        required: ['contactHandle', 'channelMessageID', 'content'],
+        properties: { contactHandle: { type: 'string' }, contactName: { type: 'string' }, channelMessageID: { type: 'string' }, content: { type: 'string' } },
+      },
+    },
+  ),
+  'report-delivery-status': frame(
+    'report-delivery-status',
+    'A plugin connection reports an outbound message\'s delivery: `PUT /v1/tenants/{tenantID}/messages/{messageID}/delivery-status`. Answered with `result` (200) or `error`.',
+    { requestID, messageID: uuid, deliveryStatus: { type: 'string', enum: [...REPORTED_DELIVERY_STATUSES] } },
+  ),
 };
 
 const errorBody = {
@@ -82,7 +107,12 @@ export const SERVER_FRAME_SCHEMAS: Record<string, Schema> = {
   heartbeat: frame('heartbeat', 'The offset the socket has passed with no event for it: keep it for a resume.', { epoch, offset }),
   'resync-required': frame('resync-required', 'What came before cannot be replayed: fetch the state over REST; delivery goes on after `offset`.', { epoch, offset }),
   reconnect: frame('reconnect', 'The replica is stopping: reconnect with `resume` after `afterMs`; the socket then closes with 1012.', { afterMs: { type: 'integer', minimum: 0 } }),
-  error: frame('error', 'A frame was refused; the socket stays open.', { error: errorBody }),
+  error: withOptional(frame('error', 'A frame was refused, or a request answered with an error (then with its requestID); the socket stays open.', { error: errorBody }), { requestID }),
+  result: frame('result', 'The answer to a request: the REST status and the `data` services-api answered.', {
+    requestID,
+    status: { type: 'integer', examples: [201, 200] },
+    data: { type: 'object', description: 'As the REST route answers it (services-api\'s document): `{message, session}` for post-message, the message for report-delivery-status.' },
+  }),
   pong: frame('pong', 'The answer to `ping`.'),
 };
 

@@ -41,6 +41,7 @@ describe('frame schemas', () => {
       'resync-required': true,
       reconnect: true,
       error: true,
+      result: true,
       pong: true,
     };
     expect(Object.keys(SERVER_FRAME_SCHEMAS).sort()).toEqual(Object.keys(serverTypes).sort());

@@ -1,9 +1,10 @@
 import { AppException, ErrorBody, renderReceived } from '@platform/errors';
 import { isOffset } from '../streams/tenant-streams';
 import { StreamedEvent } from '../streams/streamed-event';
+import { CHANNEL_REQUEST_TYPES, ChannelRequestFrame, isChannelRequestType, parseChannelRequestFrame } from './channel-requests';
 
 /** The frames a client sends (JSON text, one object per frame; docs/realtime.md, Protocol). */
-export type ClientFrame = { type: 'subscribe' } | { type: 'resume'; epoch: string; offset: string } | { type: 'ping' };
+export type ClientFrame = { type: 'subscribe' } | { type: 'resume'; epoch: string; offset: string } | { type: 'ping' } | ChannelRequestFrame;
 
 /** The frames the gateway sends. */
 export type ServerFrame =
@@ -13,7 +14,8 @@ export type ServerFrame =
   | { type: 'resync-required'; epoch: string; offset: string }
   | { type: 'heartbeat'; epoch: string; offset: string }
   | { type: 'reconnect'; afterMs: number }
-  | { type: 'error'; error: ErrorBody }
+  | { type: 'error'; error: ErrorBody; requestID?: string }
+  | { type: 'result'; requestID: string; status: number; data: unknown }
   | { type: 'pong' };
 
 /**
@@ -38,7 +40,7 @@ export const CLOSE_CODES = {
   frameTooLarge: 1009,
 } as const;
 
-export const CLIENT_FRAME_TYPES = ['subscribe', 'resume', 'ping'] as const;
+export const CLIENT_FRAME_TYPES = ['subscribe', 'resume', 'ping', ...CHANNEL_REQUEST_TYPES] as const;
 
 const invalid = (field: string, received: unknown, allowed: string) => AppException.validation([{ field, received: renderReceived(received), allowed }]);
 
@@ -61,6 +63,7 @@ export function parseClientFrame(text: string): ClientFrame {
       if (!isOffset(frame.offset)) throw invalid('offset', frame.offset, 'the offset of the last event received (<ms>-<seq>)');
       return { type: 'resume', epoch: frame.epoch, offset: frame.offset };
     default:
+      if (isChannelRequestType(frame.type)) return parseChannelRequestFrame(frame.type, frame);
       throw invalid('type', frame.type, CLIENT_FRAME_TYPES.join(', '));
   }
 }

@@ -7,6 +7,7 @@ import { AppException, rawErrorResponse, toAppException } from '@platform/errors
 import { PlatformMetrics } from '@platform/observability';
 import { WebSocket, WebSocketServer } from 'ws';
 import { TenantStreams } from '../streams/tenant-streams';
+import { ChannelRequestForwarder } from './channel-request-forwarder';
 import { ClientFrame, CLOSE_CODES, parseClientFrame } from './frames';
 import { SOCKET_SETTINGS, SocketSettings } from './socket-settings';
 import { StreamFanOut } from './stream-fan-out';
@@ -41,6 +42,7 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     private readonly streams: TenantStreams,
     private readonly access: TenantAccessService,
     private readonly credentials: CredentialStore,
+    private readonly requests: ChannelRequestForwarder,
     invalidations: StandingInvalidations,
     metrics: PlatformMetrics,
     @Inject(SOCKET_SETTINGS) private readonly settings: SocketSettings,
@@ -167,7 +169,9 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
       if (text === undefined) throw AppException.validation([{ field: 'frame', received: 'binary', allowed: 'a JSON text frame' }]);
       const frame = parseClientFrame(text);
       if (frame.type === 'ping') return subscriber.send({ type: 'pong' });
-      if (subscriber.state !== 'idle') throw AppException.validation([{ field: 'type', received: frame.type, allowed: 'ping (the socket is subscribed already)' }]);
+      // A request (docs/realtime.md, Requests over the socket) is answered on its own, whatever the delivery's state.
+      if ('requestID' in frame) return void this.requests.handle(subscriber, frame);
+      if (subscriber.state !== 'idle') throw AppException.validation([{ field: 'type', received: frame.type, allowed: 'ping or a request (the socket is subscribed already)' }]);
       await this.subscribe(subscriber, frame);
     } catch (error) {
       const refusal = toAppException(error);

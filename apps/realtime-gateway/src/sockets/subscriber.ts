@@ -16,6 +16,12 @@ export interface SocketIdentity {
   limitKey: string;
   /** When the credential lapses (an operator's token), in ms since the epoch; the socket closes then. */
   credentialExpiresAtMs?: number;
+  /**
+   * A plugin connection's `Authorization` header, as presented at the upgrade:
+   * sent with its requests over the socket to services-api, and nowhere else
+   * (channel-request-forwarder.ts). Held in memory for the socket's life only.
+   */
+  forwardedCredential?: string;
 }
 
 /** Live entries a socket catching up may hold back at most; past that it is a slow consumer. */

@@ -46,6 +46,7 @@ export class UpgradeAuthentication {
         audience: { kind: 'pluginConnection', pluginConnectionID: principal.pluginConnectionID },
         standingSubject: `plugin:${principal.pluginID}`,
         limitKey: `pluginConnection:${principal.pluginConnectionID}`,
+        forwardedCredential: request.headers.authorization,
       };
     }
     if (principal.kind !== 'plugin') throw new AppException('Unauthorized');
