@@ -32,10 +32,10 @@ const boundaries = (allow, rules = typeRules) => [
   },
 ];
 
-/** Any project's unit tests (and their shared fakes) may use libs/testing-doubles; its code may not. */
+/** Any project's unit tests (and an app's test doubles) may use libs/testing-doubles; its code may not. */
 const specRules = typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:test-doubles'])] }));
 
-/** An app's unit tests (and their shared fakes) may also use libs/testing; its code may not. */
+/** An app's unit tests (and its test doubles) may also use libs/testing; its code may not. */
 const unitTestRules = specRules.map((rule) =>
   rule.sourceTag === 'type:app' ? { ...rule, onlyDependOnLibsWithTags: [...rule.onlyDependOnLibsWithTags, 'type:testing'] } : rule,
 );
@@ -51,6 +51,22 @@ const dtoSuffixByRole = {
   selector:
     'ClassDeclaration[id.name!=/(Body|Query|Params|Response|Dto|Data)$/]:has(Decorator[expression.callee.name=/^ApiProperty(Optional)?$/])',
   message: 'A DTO class ends in its role: Body, Query, Params, Response (the answer a route declares), Dto (an object inside one), or Data (a webhook event\'s data).',
+};
+
+/**
+ * A repository hands its callers camelCase rows (docs/data-access.md#typed-sql): a snake_case field in
+ * an exported row type, or in the return type of a public method or an exported function, is a column
+ * name leaking out. Rows a repository maps before returning them stay unexported and may keep the columns' names.
+ */
+const SNAKE_CASE_KEY = 'key.name=/^[a-z][a-z0-9]*_[a-z0-9_]*$/';
+const camelCaseRepositoryRows = {
+  selector: [
+    `ExportNamedDeclaration > TSInterfaceDeclaration TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `ExportNamedDeclaration > TSTypeAliasDeclaration TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `MethodDefinition[accessibility!='private'] > FunctionExpression > TSTypeAnnotation TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `ExportNamedDeclaration > FunctionDeclaration > TSTypeAnnotation TSPropertySignature[${SNAKE_CASE_KEY}]`,
+  ].join(', '),
+  message: 'A repository returns camelCase rows: alias the column in the statement (tenant_id AS "tenantID") or map the row before returning it.',
 };
 
 /** Only access checks grant a TenantScope (docs/data-access.md#tenant-scope). */
@@ -114,11 +130,21 @@ export default [
     // A TenantScope proves an access check passed (docs/data-access.md#tenant-scope):
     // only access-check code grants one, and nothing casts its way to one.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/*/test/**'],
     rules: {
       'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
       'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
     },
+  },
+  {
+    files: ['apps/**/*.repository.ts', 'libs/**/*.repository.ts'],
+    ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**'],
+    rules: { 'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole, camelCaseRepositoryRows] },
+  },
+  {
+    // Access-check code may grant a TenantScope (above); its repositories still return camelCase rows.
+    files: ['libs/auth/src/**/*.repository.ts', 'apps/plugins-helpdesk/src/helpdesk-access/**/*.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', camelCaseRepositoryRows] },
   },
   {
     files: ['libs/auth/src/**/*.ts'],
@@ -127,7 +153,7 @@ export default [
   {
     // An app's code reaches another app through its *.client.ts ports only.
     files: ['apps/*/src/**/*.ts'],
-    ignores: ['apps/platform-e2e/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.client.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.fakes.ts'],
+    ignores: ['apps/platform-e2e/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.client.ts', '**/*.spec.ts', '**/*.e2e-spec.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks, transportOnlyInClients] }] },
   },
   {
@@ -136,7 +162,8 @@ export default [
     rules: { 'no-restricted-imports': ['error', { paths: [transportOnlyInClients] }] },
   },
   {
-    files: ['apps/*/src/**/*.spec.ts', 'apps/*/src/**/*.fakes.ts'],
+    // An app's unit specs and its test doubles (apps/<app>/test/doubles, docs/testing.md#test-doubles).
+    files: ['apps/*/src/**/*.spec.ts', 'apps/*/test/**/*.ts'],
     ignores: ['apps/platform-e2e/**'],
     rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },
   },
@@ -148,5 +175,19 @@ export default [
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Test doubles live outside src (docs/testing.md#test-doubles): whatever is under an app's
+    // or a library's src/ may end up in a bundle. A double that imports libs/testing or
+    // libs/testing-doubles from src/ already breaks the module boundaries; this catches the
+    // ones named as doubles. libs/testing and libs/testing-doubles are the doubles' own home.
+    files: ['apps/*/src/**/*.{fakes,fake,doubles,double,mocks,mock,stubs,stub}.ts', 'libs/**/src/**/*.{fakes,fake,doubles,double,mocks,mock,stubs,stub}.ts'],
+    ignores: ['apps/platform-e2e/**', 'libs/testing/**', 'libs/testing-doubles/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Program', message: "A test double lives in apps/<app>/test/doubles/ (or libs/testing, libs/testing-doubles when shared), never under src/." },
+      ],
+    },
   },
 ];

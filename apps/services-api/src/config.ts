@@ -109,6 +109,13 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @MinLength(32, { message: 'must be a random string of at least 32 characters (required in production)' })
   SIGN_UP_SECRET?: string;
 
+  /** During a change of SIGN_UP_SECRET, the previous secret: codes it hashed still verify and mail jobs it sealed still open. */
+  @ValidateIf((config: ServicesApiConfig) => config.SIGN_UP_SECRET_PREVIOUS !== undefined)
+  @Secret({ minLength: 32 })
+  @IsString({ message: 'must be the previous SIGN_UP_SECRET' })
+  @MinLength(32, { message: 'must be the previous SIGN_UP_SECRET' })
+  SIGN_UP_SECRET_PREVIOUS?: string;
+
   /** Attempts of a mail delivery job after the first one fails, and the delay before the first retry (doubling). */
   @IsIntegerBetween(0, 20)
   EMAIL_RETRY_LIMIT = 5;

@@ -16,16 +16,17 @@ export interface NewAuditEvent {
   recordedBy: string;
 }
 
+/** A stored event as callers see it: the columns under their domain names. */
 export interface StoredAuditEvent {
   id: string;
-  tenant_id: string;
-  occurred_at: Date;
+  tenantID: string;
+  occurredAt: Date;
   action: AuditAction;
-  actor_kind: AuditActorKind;
-  actor_id: string;
-  request_id: string | null;
-  target_kind: string;
-  target_id: string;
+  actorKind: AuditActorKind;
+  actorID: string;
+  requestID: string | null;
+  targetKind: string;
+  targetID: string;
   summary: Record<string, AuditSummaryValue>;
 }
 
@@ -62,7 +63,8 @@ type FilterParams = [tenantID: string, action: string | null, actorID: string | 
 const COUNT = sql<{ count: string }, FilterParams>(`SELECT count(*) AS count FROM audit_events WHERE ${FILTER}`);
 
 const PAGE = sql<StoredAuditEvent, [...FilterParams, limit: number, offset: number]>(
-  `SELECT id, tenant_id, occurred_at, action, actor_kind, actor_id, request_id, target_kind, target_id, summary
+  `SELECT id, tenant_id AS "tenantID", occurred_at AS "occurredAt", action, actor_kind AS "actorKind", actor_id AS "actorID",
+          request_id AS "requestID", target_kind AS "targetKind", target_id AS "targetID", summary
      FROM audit_events
     WHERE ${FILTER}
     ORDER BY occurred_at DESC, id DESC

@@ -1,10 +1,7 @@
-import { createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
+import { KeySet, MacKeys } from '@platform/keyring';
 
-/** The secrets that seal authorization entries in Redis: `previous` is still accepted during a rotation. */
-export interface CacheSecrets {
-  current: string;
-  previous?: string;
-}
+/** The secrets that seal authorization entries in Redis (CACHE_SECRET and CACHE_SECRET_PREVIOUS): `previous` is still accepted during a rotation. */
+export type CacheSecrets = KeySet;
 
 /**
  * Seals the authorization values this library keeps in Redis, so that whoever
@@ -17,27 +14,23 @@ export interface CacheSecrets {
  * operator); binding the expiry means a copy taken earlier cannot be written
  * back later to outlive the TTL it was sealed with.
  *
- * Node's crypto is all this needs: an HMAC and a constant-time comparison.
+ * The MAC's key is the secret's UTF-8 bytes, not a derived key
+ * (libs/keyring, 'secret-bytes'): entries in Redis and replicas of earlier
+ * releases were sealed so, and keep opening.
  */
 export class CacheSeal {
-  /**
-   * Key objects made once: `createHmac` given a Buffer key costs several
-   * times the HMAC itself on every call (Node.js 24), given a KeyObject it
-   * does not. Same key bytes (the secret's UTF-8), so the same MACs.
-   */
-  private readonly keys: KeyObject[];
+  private readonly keys: MacKeys;
 
   /** `onForged` is told the cache's name each time an entry fails verification (a metric). */
   constructor(
     secrets: CacheSecrets,
     private readonly onForged: (cache: string) => void = () => undefined,
   ) {
-    this.keys = [secrets.current, secrets.previous].filter((secret): secret is string => Boolean(secret)).map((secret) => createSecretKey(Buffer.from(secret, 'utf8')));
-    if (this.keys.length === 0) throw new Error('CacheSeal needs a secret');
+    this.keys = new MacKeys(secrets, 'secret-bytes');
   }
 
   seal(key: string, value: string, expiresAtMs: number): string {
-    return `${expiresAtMs}.${this.mac(this.keys[0], key, expiresAtMs, value).toString('base64url')}.${value}`;
+    return `${expiresAtMs}.${this.keys.sign(signedText(key, expiresAtMs, value)).toString('base64url')}.${value}`;
   }
 
   /**
@@ -56,15 +49,15 @@ export class CacheSeal {
     const [, expiresAt, presented, value] = match ?? [];
     const expiresAtMs = Number(expiresAt);
     const mac = match ? Buffer.from(presented, 'base64url') : undefined;
-    if (!mac || !this.keys.some((secret) => timingSafeEqual(this.mac(secret, key, expiresAtMs, value), mac))) {
+    if (!mac || !this.keys.verify(signedText(key, expiresAtMs, value), mac)) {
       this.onForged(cache);
       return undefined;
     }
     return expiresAtMs > nowMs ? { value, expiresAtMs } : undefined;
   }
+}
 
-  private mac(secret: KeyObject, key: string, expiresAtMs: number, value: string): Buffer {
-    // Newlines cannot occur in key names or in the expiry, so the three parts cannot be shifted into one another.
-    return createHmac('sha256', secret).update(`${key}\n${expiresAtMs}\n${value}`).digest();
-  }
+/** Newlines cannot occur in key names or in the expiry, so the three parts cannot be shifted into one another. */
+function signedText(key: string, expiresAtMs: number, value: string): string {
+  return `${key}\n${expiresAtMs}\n${value}`;
 }

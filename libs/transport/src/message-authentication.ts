@@ -1,15 +1,19 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MacKeys } from '@platform/keyring';
 
 /**
  * The keys and limits of the transport's message authentication
- * (docs/transport.md, Authenticated messages).
+ * (docs/transport.md, Authenticated messages). The keys keep the names of
+ * their variables (TRANSPORT_SECRET, TRANSPORT_SECRET_ACCEPTED); in the
+ * keyring's vocabulary they are `current` and `previous` (docs/security.md,
+ * Keys and rotation).
  */
 export interface TransportAuthentication {
-  /** Signs every message, and verifies. */
+  /** Signs every message, and verifies: the keyring's `current`. */
   secret: string;
   /**
    * Verifies only, during a rotation: the next key before the apps sign
    * with it, then the replaced one until no app signs with it any more.
+   * The keyring's `previous`.
    */
   acceptedSecret?: string;
   /** How far a message's signing time may be from the receiver's clock, either way. */
@@ -44,28 +48,30 @@ interface SignedContent {
 
 export type Opened = { ok: true; packet: unknown } | { ok: false; reason: RefusalReason };
 
-const macOf = (secret: string, signed: string): Buffer => createHmac('sha256', secret).update(signed, 'utf8').digest();
-
 /**
  * Seals and opens the transport's messages. Everything Nest sends (pattern,
  * id, data, metadata with `x-actor` and `x-request-id`, or the reply with its
  * id) sits inside the signed text, with the direction, the channel and the
  * signing time.
+ *
+ * The MAC's key is the secret's UTF-8 bytes, not a derived key
+ * (libs/keyring, 'secret-bytes'): replicas of earlier releases sign and
+ * verify so, and a rolling deploy must not cut them off.
  */
 export class MessageAuthenticator {
-  private readonly verifyingSecrets: string[];
+  private readonly keys: MacKeys;
 
   constructor(
     private readonly authentication: TransportAuthentication,
     private readonly now: () => number = Date.now,
   ) {
-    this.verifyingSecrets = [authentication.secret, ...(authentication.acceptedSecret ? [authentication.acceptedSecret] : [])];
+    this.keys = new MacKeys({ current: authentication.secret, previous: authentication.acceptedSecret }, 'secret-bytes');
   }
 
   seal(direction: MessageDirection, channel: string, packet: unknown): SealedMessage {
     const content: SignedContent = { direction, channel, signedAt: this.now(), packet };
     const signed = JSON.stringify(content);
-    return { signed, mac: macOf(this.authentication.secret, signed).toString('base64url') };
+    return { signed, mac: this.keys.sign(signed).toString('base64url') };
   }
 
   /**
@@ -75,12 +81,7 @@ export class MessageAuthenticator {
    */
   open(direction: MessageDirection, channel: string, message: unknown): Opened {
     if (!isSealed(message)) return { ok: false, reason: 'unsigned' };
-    const received = Buffer.from(message.mac, 'base64url');
-    const genuine = this.verifyingSecrets.some((secret) => {
-      const expected = macOf(secret, message.signed);
-      return expected.length === received.length && timingSafeEqual(expected, received);
-    });
-    if (!genuine) return { ok: false, reason: 'bad_mac' };
+    if (!this.keys.verify(message.signed, Buffer.from(message.mac, 'base64url'))) return { ok: false, reason: 'bad_mac' };
     const content = JSON.parse(message.signed) as SignedContent;
     if (content.direction !== direction || content.channel !== channel) return { ok: false, reason: 'misrouted' };
     if (typeof content.signedAt !== 'number' || Math.abs(this.now() - content.signedAt) > this.authentication.maxAgeMs) return { ok: false, reason: 'stale' };

@@ -22,18 +22,18 @@ export interface NewWebhookEvents extends Omit<NewWebhookEvent, 'orderingKey' | 
 /** An event the dispatcher claimed, with what each delivery copies. */
 export interface UndispatchedWebhookEvent {
   id: string;
-  tenant_id: string;
+  tenantID: string;
   type: string;
   version: number;
-  ordering_key: string | null;
+  orderingKey: string | null;
   data: Record<string, unknown>;
-  occurred_at: Date;
+  occurredAt: Date;
   /**
    * `occurred_at` to the microsecond (ISO 8601, UTC). A Date keeps only
    * milliseconds, and two events of one subject can occur within one:
    * deliveries copy this exact instant, which orders them.
    */
-  occurred_at_exact: string;
+  occurredAtExact: string;
   headers: PropagatedHeaders | null;
 }
 
@@ -60,8 +60,8 @@ const APPEND_MANY = sql<never, [tenantID: string, type: string, version: number,
  * subject are created in the order its events occurred.
  */
 const CLAIM_UNDISPATCHED = sql<UndispatchedWebhookEvent, [batch: number]>(
-  `SELECT id, tenant_id, type, version, ordering_key, data, occurred_at,
-          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at_exact, headers
+  `SELECT id, tenant_id AS "tenantID", type, version, ordering_key AS "orderingKey", data, occurred_at AS "occurredAt",
+          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAtExact", headers
      FROM webhook_events
     WHERE dispatched_at IS NULL
     ORDER BY occurred_at, id
@@ -83,11 +83,12 @@ const DELETE_DISPATCHED_BEFORE = sql<never, [cutoff: Date, batch: number]>(
 /** An event the real-time relay claimed (docs/realtime.md). */
 export interface UnstreamedWebhookEvent {
   id: string;
-  tenant_id: string;
+  tenantID: string;
   type: string;
-  ordering_key: string | null;
+  orderingKey: string | null;
   data: Record<string, unknown>;
-  occurred_at_exact: string;
+  /** `occurred_at` to the microsecond (ISO 8601, UTC). */
+  occurredAtExact: string;
 }
 
 /**
@@ -97,8 +98,8 @@ export interface UnstreamedWebhookEvent {
  * visible. Oldest first among what is visible.
  */
 const CLAIM_UNSTREAMED = sql<UnstreamedWebhookEvent, [lockKey: string, batch: number]>(
-  `SELECT id, tenant_id, type, ordering_key, data,
-          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS occurred_at_exact
+  `SELECT id, tenant_id AS "tenantID", type, ordering_key AS "orderingKey", data,
+          to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "occurredAtExact"
      FROM webhook_events
     WHERE streamed_at IS NULL AND pg_try_advisory_xact_lock(hashtext($1))
     ORDER BY occurred_at, id

@@ -1,8 +1,8 @@
 import { trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { ChangeMemberRoleUseCase } from './change-member-role.use-case';
-import { FakeMembers, TENANT } from './members.fakes';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { FakeMembers, TENANT } from '../../test/doubles/members.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const scope = trustedTenantScope(TENANT);
 

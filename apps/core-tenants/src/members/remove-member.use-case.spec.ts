@@ -1,8 +1,8 @@
 import { trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
-import { FakeMembers, TENANT } from './members.fakes';
+import { FakeMembers, TENANT } from '../../test/doubles/members.fakes';
 import { RemoveMemberUseCase } from './remove-member.use-case';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const scope = trustedTenantScope(TENANT);
 

@@ -3,7 +3,7 @@ import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { CreateInvitationUseCase } from './create-invitation.use-case';
 import type { NewInvitation, OperatorsRepository } from './operators.repository';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 

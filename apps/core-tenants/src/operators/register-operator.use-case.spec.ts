@@ -3,7 +3,7 @@ import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from
 import { describe, expect, it } from 'vitest';
 import type { InvitationRow, NewOperator, OperatorsRepository } from './operators.repository';
 import { RegisterOperatorUseCase } from './register-operator.use-case';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';

@@ -2,7 +2,7 @@ import { fake, RecordingAuditTrail, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { OperatorsRepository } from './operators.repository';
 import { WithdrawInvitationUseCase } from './withdraw-invitation.use-case';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 describe('WithdrawInvitationUseCase', () => {
   it('deletes an invitation never accepted, and answers false once there is none', async () => {

@@ -8,7 +8,7 @@ import type { BillingCancellationWorker } from './billing/billing-cancellation.w
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { ClaimedConnection, ClaimRefusal, PluginConnectionRemovalsRepository } from './plugin-connection-removals.repository';
 import { VmProvider } from './vms/vm.provider';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const pluginConnectionID = '3b241101-e2bb-4255-8caf-4136c566a962';

@@ -84,12 +84,12 @@ describe('InstallIntentsRepository', () => {
     const reconciler = randomUUID();
     expect(await intents.claimDue(reconciler, 60)).toEqual({
       id: stalled.id,
-      tenant_id: tenantID,
+      tenantID,
       kind: 'paid',
-      provider_request: PROVIDER_REQUEST,
+      providerRequest: PROVIDER_REQUEST,
       generation: 0,
       attempts: 0,
-      claim_id: reconciler,
+      claimID: reconciler,
       headers: { 'x-request-id': 'req-1' },
       connected: false,
     });

@@ -21,12 +21,12 @@ export interface NewInstallIntent {
 /** A pending intent claimed by the reconciler for one attempt. */
 export interface DueIntent {
   id: string;
-  tenant_id: string;
+  tenantID: string;
   kind: PluginConnectionKind;
-  provider_request: ProviderRequest;
+  providerRequest: ProviderRequest;
   generation: number;
   attempts: number;
-  claim_id: string;
+  claimID: string;
   headers: Record<string, string> | null;
   /** Whether the connection row was committed: the intent is then simply done. */
   connected: boolean;
@@ -82,7 +82,7 @@ const CLAIM_DUE = sql<DueIntent, [claimID: string, leaseSeconds: number]>(
                  ORDER BY claimed_until
                  LIMIT 1
                  FOR UPDATE SKIP LOCKED)
-    RETURNING id, tenant_id, kind, provider_request, generation, attempts, claim_id, headers,
+    RETURNING id, tenant_id AS "tenantID", kind, provider_request AS "providerRequest", generation, attempts, claim_id AS "claimID", headers,
               EXISTS (SELECT 1 FROM plugin_connections c WHERE c.id = i.id) AS connected`,
 );
 

@@ -10,7 +10,7 @@ import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-
 import { InstallProvisioning } from './install-provisioning';
 import type { InstallTarget, NewPluginConnection, PluginConnectionInstallsRepository } from './plugin-connection-installs.repository';
 import { VmProvider } from './vms/vm.provider';
-import { NOT_A_TRANSPORT_REQUEST } from '../transport/handled-transport-requests.fakes';
+import { NOT_A_TRANSPORT_REQUEST } from '../../test/doubles/handled-transport-requests.fakes';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const pluginID = '11111111-0000-4000-8000-000000000001';

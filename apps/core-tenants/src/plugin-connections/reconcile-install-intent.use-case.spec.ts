@@ -60,13 +60,13 @@ class ReplayingVms extends VmProvider {
 function reconcile(intent: Partial<DueIntent>) {
   const due: DueIntent = {
     id: intentID,
-    tenant_id: tenantID,
+    tenantID,
     kind: 'paid',
     // eslint-disable-next-line @typescript-eslint/naming-convention -- the keys stored in provider_request rows (ProviderRequest)
-    provider_request: { subscriptionId: 'sub_1', priceId: 'price_1' },
+    providerRequest: { subscriptionId: 'sub_1', priceId: 'price_1' },
     generation: 0,
     attempts: 0,
-    claim_id: 'claim-1',
+    claimID: 'claim-1',
     headers: null,
     connected: false,
     ...intent,
@@ -109,7 +109,7 @@ describe('ReconcileInstallIntentUseCase', () => {
   });
 
   it('deletes the VM before marking the intent undone', async () => {
-    const { intents, vms, execute } = reconcile({ kind: 'hosted', provider_request: { image: 'gateway:1' } });
+    const { intents, vms, execute } = reconcile({ kind: 'hosted', providerRequest: { image: 'gateway:1' } });
     await execute();
     expect(vms.events).toEqual([`create install-${intentID}`, 'delete vm-made-by-the-dead-install']);
     expect(intents.done).toEqual([['undone', intentID, 'claim-1']]);

@@ -55,31 +55,31 @@ export class ReconcileInstallIntentUseCase {
   private async attempt(intent: DueIntent): Promise<void> {
     try {
       if (intent.connected) {
-        await this.intents.markInstalledByReconciler(intent.id, intent.claim_id);
+        await this.intents.markInstalledByReconciler(intent.id, intent.claimID);
         this.logger.log({ pluginConnectionID: intent.id }, 'install intent finished: its connection was committed');
         return;
       }
       await this.undo(intent);
     } catch (error) {
       const delayMs = retryDelayMs(this.schedule, intent.attempts + 1);
-      await this.intents.recordFailure(intent.id, intent.claim_id, error instanceof Error ? error.message : String(error), delayMs / 1000);
+      await this.intents.recordFailure(intent.id, intent.claimID, error instanceof Error ? error.message : String(error), delayMs / 1000);
       this.logger.warn({ pluginConnectionID: intent.id, attempts: intent.attempts + 1, retryInMs: delayMs }, 'install intent not reconciled, will retry');
     }
   }
 
   private async undo(intent: DueIntent): Promise<void> {
     const made = await this.provisioning
-      .provision({ id: intent.id, generation: intent.generation, tenantID: intent.tenant_id, kind: intent.kind, providerRequest: intent.provider_request })
+      .provision({ id: intent.id, generation: intent.generation, tenantID: intent.tenantID, kind: intent.kind, providerRequest: intent.providerRequest })
       .catch((error: unknown) => {
         if ((error instanceof BillingProviderError || error instanceof VmProviderError) && error.refused) return undefined;
         throw error;
       });
     if (made?.subscriptionItemID) {
-      await this.intents.markUndoneCanceling(intent.id, intent.claim_id, made.subscriptionItemID);
+      await this.intents.markUndoneCanceling(intent.id, intent.claimID, made.subscriptionItemID);
       this.cancellations.nudge();
     } else {
       if (made?.vmID) await this.vms.deleteVm(made.vmID);
-      await this.intents.markUndone(intent.id, intent.claim_id);
+      await this.intents.markUndone(intent.id, intent.claimID);
     }
     // eslint-disable-next-line @typescript-eslint/naming-convention -- log field names stay as log searches know them
     this.logger.log({ pluginConnectionID: intent.id, subscriptionItemId: made?.subscriptionItemID, vmId: made?.vmID }, 'install intent undone');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AddDomainUseCase } from './add-domain.use-case';
-import { FakeAccess, FakeClock, FakeDomains, FakeProvider, OPERATOR, OTHER_TENANT, outcomeOf, SETTINGS, TENANT } from './domains.fakes';
+import { FakeClock } from '@platform/testing';
+import { FakeAccess, FakeDomains, FakeProvider, OPERATOR, OTHER_TENANT, outcomeOf, SETTINGS, TENANT } from '../../test/doubles/domains.fakes';
 import { HostnameRegistration } from './hostname-registration';
 
 const HOSTNAME = 'ajuda.acme.com.br';

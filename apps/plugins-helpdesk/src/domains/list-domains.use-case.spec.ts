@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeAccess, FakeDomains, OPERATOR, OTHER_TENANT, outcomeOf, TENANT } from './domains.fakes';
+import { FakeAccess, FakeDomains, OPERATOR, OTHER_TENANT, outcomeOf, TENANT } from '../../test/doubles/domains.fakes';
 import { ListDomainsUseCase } from './list-domains.use-case';
 
 function setUp() {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppException } from '@platform/errors';
-import { FakeAccess, FakeClock, FakeDomains, FakeProvider, FakeThrottle, OPERATOR, outcomeOf, SETTINGS, TENANT } from './domains.fakes';
+import { FakeClock } from '@platform/testing';
+import { FakeAccess, FakeDomains, FakeProvider, FakeThrottle, OPERATOR, outcomeOf, SETTINGS, TENANT } from '../../test/doubles/domains.fakes';
 import { HostnameRegistration } from './hostname-registration';
 import { RefreshDomainUseCase } from './refresh-domain.use-case';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeAccess, FakeDirectory, FakeDomains, FakeProvider, FakeThrottle, OPERATOR, outcomeOf, TENANT } from './domains.fakes';
+import { FakeAccess, FakeDirectory, FakeDomains, FakeProvider, FakeThrottle, OPERATOR, outcomeOf, TENANT } from '../../test/doubles/domains.fakes';
 import { RemoveDomainUseCase } from './remove-domain.use-case';
 
 const HOSTNAME = 'ajuda.acme.com.br';

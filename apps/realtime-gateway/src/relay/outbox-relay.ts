@@ -64,10 +64,10 @@ function byTenant(claimed: UnstreamedWebhookEvent[]): Map<string, StreamedEvent[
   const groups = new Map<string, StreamedEvent[]>();
   for (const row of claimed) {
     if (!isRealtimeEventType(row.type)) continue;
-    const event: StreamedEvent = { id: row.id, type: row.type, occurredAt: row.occurred_at_exact, subject: row.ordering_key, data: row.data };
-    const group = groups.get(row.tenant_id);
+    const event: StreamedEvent = { id: row.id, type: row.type, occurredAt: row.occurredAtExact, subject: row.orderingKey, data: row.data };
+    const group = groups.get(row.tenantID);
     if (group) group.push(event);
-    else groups.set(row.tenant_id, [event]);
+    else groups.set(row.tenantID, [event]);
   }
   return groups;
 }

@@ -24,13 +24,13 @@ export interface AuditEventPage {
 function toDto(row: StoredAuditEvent): AuditEventDto {
   return {
     auditEventID: row.id,
-    tenantID: row.tenant_id,
+    tenantID: row.tenantID,
     action: row.action,
-    actor: { kind: row.actor_kind, id: row.actor_id },
-    target: { kind: row.target_kind, id: row.target_id },
+    actor: { kind: row.actorKind, id: row.actorID },
+    target: { kind: row.targetKind, id: row.targetID },
     summary: row.summary,
-    requestID: row.request_id,
-    occurredAt: row.occurred_at.toISOString(),
+    requestID: row.requestID,
+    occurredAt: row.occurredAt.toISOString(),
   };
 }
 

@@ -67,7 +67,7 @@ export class CompleteSignUpUseCase {
   }
 
   private async withCode(command: CompleteSignUpCommand, email: string, code: string): Promise<string> {
-    const outcome = await orUnavailable('verify code', () => this.store.verify(email, this.keys.codeHash(email, code), this.clock.now().getTime()));
+    const outcome = await orUnavailable('verify code', () => this.store.verify(email, this.keys.codeHashes(email, code), this.clock.now().getTime()));
     if (outcome !== 'ok') throw wrongCode(code);
     const operator = await this.newOperator(command, email);
     const reply = await fromCoreTenants(() => this.operators.register(operator));

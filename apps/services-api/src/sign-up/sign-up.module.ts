@@ -41,7 +41,7 @@ export class SignUpModule {
       module: SignUpModule,
       controllers: [SignUpController],
       providers: [
-        { provide: SignUpKeys, useValue: new SignUpKeys(config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET) },
+        { provide: SignUpKeys, useValue: new SignUpKeys({ current: config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET, previous: config.SIGN_UP_SECRET_PREVIOUS }) },
         { provide: EmailDomainCheck, useValue: domainCheck },
         {
           provide: MailProvider,

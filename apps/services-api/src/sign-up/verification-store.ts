@@ -58,15 +58,21 @@ redis.call('HSET', KEYS[1], 'resendAfter', '0')
 return 1
 `;
 
-/** Checks a presented code: used once on success, burnt when expired or after too many wrong tries. */
+/**
+ * Checks a presented code: used once on success, burnt when expired or after
+ * too many wrong tries. ARGV[3..] are the code's hashes under every key of
+ * SIGN_UP_SECRET's set (one outside a rotation); matching any is one right try.
+ */
 const VERIFY = `
 local entry = redis.call('HMGET', KEYS[1], 'codeHash', 'expiresAt', 'attempts')
 if not entry[1] then return 'none' end
 local function burn() redis.call('HDEL', KEYS[1], 'codeHash', 'expiresAt', 'attempts') end
 if tonumber(entry[2]) <= tonumber(ARGV[1]) then burn() return 'expired' end
-if entry[1] == ARGV[2] then burn() return 'ok' end
+for i = 3, #ARGV do
+  if entry[1] == ARGV[i] then burn() return 'ok' end
+end
 local attempts = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-if attempts >= tonumber(ARGV[3]) then burn() return 'burnt' end
+if attempts >= tonumber(ARGV[2]) then burn() return 'burnt' end
 return 'wrong'
 `;
 
@@ -129,7 +135,8 @@ export class VerificationStore {
     return (await this.redis.hget(keyOf(address), 'nonce')) === nonce;
   }
 
-  async verify(address: string, codeHash: string, now: number): Promise<VerifyOutcome> {
-    return (await this.redis.eval(VERIFY, 1, keyOf(address), now, codeHash, MAX_CODE_ATTEMPTS)) as VerifyOutcome;
+  /** `codeHashes`: the presented code's hash under each key of the set (SignUpKeys.codeHashes). */
+  async verify(address: string, codeHashes: readonly string[], now: number): Promise<VerifyOutcome> {
+    return (await this.redis.eval(VERIFY, 1, keyOf(address), now, MAX_CODE_ATTEMPTS, ...codeHashes)) as VerifyOutcome;
   }
 }

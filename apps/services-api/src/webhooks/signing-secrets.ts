@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { KeySet, SealingKeys } from '@platform/keyring';
+import { randomBytes } from 'node:crypto';
 
-/** The keys that seal endpoints' signing secrets at rest: `previous` still opens during a rotation. */
-export interface SigningSecretKeys {
-  current: string;
-  previous?: string;
-}
+/** The keys that seal endpoints' signing secrets at rest (WEBHOOK_SECRETS_KEY and WEBHOOK_SECRETS_KEY_PREVIOUS): `previous` still opens during a rotation. */
+export type SigningSecretKeys = KeySet;
+
+/** This purpose's HKDF salt and info: the values the secrets in PostgreSQL were sealed with. */
+const PURPOSE = { salt: '', info: 'webhook endpoint signing secrets' };
 
 const SEALED = /^v1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/;
 
@@ -22,11 +23,10 @@ const SEALED = /^v1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$
  * another endpoint's row does not open.
  */
 export class WebhookSigningSecrets {
-  private readonly keys: Buffer[];
+  private readonly keys: SealingKeys;
 
   constructor(keys: SigningSecretKeys) {
-    this.keys = [keys.current, keys.previous].filter((key): key is string => Boolean(key)).map(derivedKey);
-    if (this.keys.length === 0) throw new Error('WebhookSigningSecrets needs a key');
+    this.keys = new SealingKeys(keys, PURPOSE);
   }
 
   /** A new secret, in the form receivers' Standard Webhooks libraries take. */
@@ -35,33 +35,17 @@ export class WebhookSigningSecrets {
   }
 
   seal(endpointID: string, secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.keys[0], iv).setAAD(Buffer.from(endpointID, 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return `v1.${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}`;
+    const { iv, ciphertext, tag } = this.keys.seal(secret, endpointID);
+    return `v1.${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
   }
 
   /** The plain secret, or undefined when no accepted key opens it (tampered, another endpoint's, or a retired key). */
   open(endpointID: string, sealed: string): string | undefined {
     const [, iv, ciphertext, tag] = SEALED.exec(sealed) ?? [];
     if (!iv) return undefined;
-    for (const key of this.keys) {
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
-          .setAAD(Buffer.from(endpointID, 'utf8'))
-          .setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-      } catch {
-        // Not sealed under this key: try the next accepted one.
-      }
-    }
-    return undefined;
+    const parts = { iv: Buffer.from(iv, 'base64url'), ciphertext: Buffer.from(ciphertext, 'base64url'), tag: Buffer.from(tag, 'base64url') };
+    return this.keys.open(parts, endpointID)?.toString('utf8');
   }
-}
-
-/** A 256-bit key from the configured secret, whatever its length, for this one purpose. */
-function derivedKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), 'webhook endpoint signing secrets', 32));
 }
 
 /** Provides the one WebhookSigningSecrets of the app, to the endpoints' use cases and to the delivery engine. */

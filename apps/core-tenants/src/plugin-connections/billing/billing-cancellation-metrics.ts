@@ -24,7 +24,7 @@ export class BillingCancellationMetrics {
       name: 'billing_cancellation_oldest_age_seconds',
       help: 'Age of the oldest unconfirmed subscription-item cancellation, in seconds (0 when there is none).',
       labelNames: [],
-      read: async () => [{ labels: {}, value: (await read()).oldest_seconds }],
+      read: async () => [{ labels: {}, value: (await read()).oldestSeconds }],
     });
   }
 }

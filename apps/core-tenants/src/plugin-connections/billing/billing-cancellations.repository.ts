@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 /** A recorded cancellation whose next attempt is due, claimed for one attempt. */
 export interface DueCancellation {
   id: string;
-  subscription_item_id: string;
+  subscriptionItemID: string;
   attempts: number;
   /** The request id and trace context of the removal that recorded it. */
   headers: PropagatedHeaders | null;
@@ -16,7 +16,7 @@ export interface CancellationBacklog {
   /** Cancellations not confirmed by the billing provider yet. */
   backlog: number;
   /** Age of the oldest of them, 0 when there is none. */
-  oldest_seconds: number;
+  oldestSeconds: number;
 }
 
 const CLAIM_DUE = sql<DueCancellation, [leaseSeconds: number]>(
@@ -26,7 +26,7 @@ const CLAIM_DUE = sql<DueCancellation, [leaseSeconds: number]>(
                        ORDER BY next_attempt_at
                        LIMIT 1
                        FOR UPDATE SKIP LOCKED)
-          RETURNING id, subscription_item_id, attempts, headers`,
+          RETURNING id, subscription_item_id AS "subscriptionItemID", attempts, headers`,
 );
 
 const RECORD_CANCELED = sql<never, [id: string]>(
@@ -42,7 +42,7 @@ const RECORD_FAILURE = sql<never, [id: string, error: string, retryInSeconds: nu
 /** One statement on the partial index of open rows. */
 const READ_BACKLOG = sql<CancellationBacklog, []>(`
   SELECT count(*)::int AS backlog,
-         COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_seconds
+         COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8 AS "oldestSeconds"
     FROM billing_cancellations
    WHERE completed_at IS NULL`);
 
@@ -74,6 +74,6 @@ export class BillingCancellationsRepository {
 
   async backlog(): Promise<CancellationBacklog> {
     const row = await firstRow(this.dataSource, READ_BACKLOG, []);
-    return row ?? { backlog: 0, oldest_seconds: 0 };
+    return row ?? { backlog: 0, oldestSeconds: 0 };
   }
 }

@@ -52,7 +52,7 @@ class FakeBilling extends BillingProvider {
   }
 }
 
-const due = (id: string, attempts = 0): DueCancellation => ({ id, subscription_item_id: `si_${id}`, attempts, headers: null });
+const due = (id: string, attempts = 0): DueCancellation => ({ id, subscriptionItemID: `si_${id}`, attempts, headers: null });
 
 function useCase(rows: DueCancellation[], answer: (item: string) => 'canceled' | 'already-gone' | Error = () => 'canceled') {
   const cancellations = new FakeCancellations(rows);

@@ -39,15 +39,15 @@ export class CancelDueSubscriptionItemUseCase {
 
   private async attempt(cancellation: DueCancellation): Promise<void> {
     try {
-      const outcome = await this.billing.cancelSubscriptionItem(cancellation.subscription_item_id);
+      const outcome = await this.billing.cancelSubscriptionItem(cancellation.subscriptionItemID);
       await this.cancellations.recordCanceled(cancellation.id);
       // eslint-disable-next-line @typescript-eslint/naming-convention -- log field names stay as log searches know them
-      this.logger.log({ subscriptionItemId: cancellation.subscription_item_id, outcome }, 'subscription item canceled');
+      this.logger.log({ subscriptionItemId: cancellation.subscriptionItemID, outcome }, 'subscription item canceled');
     } catch (error) {
       const delayMs = retryDelayMs(this.schedule, cancellation.attempts + 1);
       await this.cancellations.recordFailure(cancellation.id, error instanceof Error ? error.message : String(error), delayMs / 1000);
       // eslint-disable-next-line @typescript-eslint/naming-convention -- log field names stay as log searches know them
-      this.logger.warn({ subscriptionItemId: cancellation.subscription_item_id, attempts: cancellation.attempts + 1, retryInMs: delayMs }, 'cancellation failed, will retry');
+      this.logger.warn({ subscriptionItemId: cancellation.subscriptionItemID, attempts: cancellation.attempts + 1, retryInMs: delayMs }, 'cancellation failed, will retry');
     }
   }
 }

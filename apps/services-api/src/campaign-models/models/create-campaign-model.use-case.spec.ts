@@ -5,7 +5,7 @@ import type { CampaignModelStatus, SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess, RecordingWebhookEvents } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
-import { campaignModelDto } from './campaign-model-dto.fakes';
+import { campaignModelDto } from '../../../test/doubles/campaign-models.fakes';
 import type { CampaignModelsRepository, ConnectedChannel, ModelStatusChange, NewCampaignModel, SubmissionSubject } from './campaign-models.repository';
 import { CreateCampaignModelCommand, CreateCampaignModelUseCase } from './create-campaign-model.use-case';
 import type { MessageTemplateProvider, ProviderTemplate, SubmissionOutcome } from './message-templates/message-template.provider';

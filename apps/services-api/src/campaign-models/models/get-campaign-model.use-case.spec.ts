@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
-import { campaignModelDto } from './campaign-model-dto.fakes';
+import { campaignModelDto } from '../../../test/doubles/campaign-models.fakes';
 import type { CampaignModelsRepository } from './campaign-models.repository';
 import { GetCampaignModelUseCase } from './get-campaign-model.use-case';
 

@@ -1,7 +1,7 @@
 import { OperatorPrincipal, TenantScope, trustedTenantScope } from '@platform/auth';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
-import { campaignModelDto } from './campaign-model-dto.fakes';
+import { campaignModelDto } from '../../../test/doubles/campaign-models.fakes';
 import type { CampaignModelsListRepository, ListRequest } from './campaign-models-list.repository';
 import { ListCampaignModelsCommand, ListCampaignModelsUseCase } from './list-campaign-models.use-case';
 

@@ -3,7 +3,7 @@ import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@
 import type { ConversationMessageDto, DeliveryStatus } from '@platform/conversations';
 import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
-import { CONNECTION_ID, INBOX_ID, SESSION_ID, sessionView, TENANT_ID } from '../conversations.fakes';
+import { CONNECTION_ID, INBOX_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
 import type { SessionsRepository } from '../sessions/sessions.repository';
 import { ChangeDeliveryStatusUseCase } from './change-delivery-status.use-case';
 import type { MessagesRepository, StoredMessage } from './messages.repository';

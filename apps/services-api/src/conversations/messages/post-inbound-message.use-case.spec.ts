@@ -2,7 +2,7 @@ import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@
 import type { SqlRunner } from '@platform/database';
 import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
-import { CONNECTION_ID, INBOX_ID, OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../conversations.fakes';
+import { CONNECTION_ID, INBOX_ID, OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
 import type { InboxesRepository, StoredInbox } from '../inboxes/inboxes.repository';
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';

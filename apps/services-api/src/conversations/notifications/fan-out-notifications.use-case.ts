@@ -24,7 +24,7 @@ export class FanOutNotificationsUseCase {
       if (!due) return false;
       const moved = await this.fanouts.carryOut(runner, due);
       // The fan-out was recorded by a change of this tenant, checked then: the scope comes from its row.
-      await this.countEvents.announce(runner, trustedTenantScope(due.tenant_id), moved);
+      await this.countEvents.announce(runner, trustedTenantScope(due.tenantID), moved);
       await this.fanouts.delete(runner, due.id);
       return true;
     });

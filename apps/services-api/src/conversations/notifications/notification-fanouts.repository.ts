@@ -5,8 +5,8 @@ import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@p
 
 export interface DueFanout {
   id: string;
-  tenant_id: string;
-  session_id: string;
+  tenantID: string;
+  sessionID: string;
   kind: NotificationFanoutKind;
 }
 
@@ -39,7 +39,7 @@ const MARK_READ = sql<never, [tenantID: string, sessionID: string, operatorID: s
 
 /** The oldest fan-out, locked until its transaction ends (another replica skips it). */
 const CLAIM = sql<DueFanout, []>(
-  `SELECT id, tenant_id, session_id, kind FROM notification_fanouts ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+  `SELECT id, tenant_id AS "tenantID", session_id AS "sessionID", kind FROM notification_fanouts ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
 );
 
 /**
@@ -62,7 +62,7 @@ const LOCK_SESSION = sql<{ id: string }, [sessionID: string]>(`SELECT id FROM se
  * row count can turn into a nested loop (operator_id is NOT NULL, so NOT IN
  * means what it says).
  */
-const NOTIFY_RECIPIENTS = sql<{ operator_id: string }, [sessionID: string]>(
+const NOTIFY_RECIPIENTS = sql<{ operatorID: string }, [sessionID: string]>(
   `INSERT INTO notifications (tenant_id, operator_id, category, inbox_id, session_id)
    SELECT s.tenant_id, r.operator_id, 'inbox', s.inbox_id, s.id
      FROM sessions s
@@ -75,7 +75,7 @@ const NOTIFY_RECIPIENTS = sql<{ operator_id: string }, [sessionID: string]>(
      ) r
     WHERE s.id = $1 AND s.closed_at IS NULL
       AND r.operator_id NOT IN (SELECT n.operator_id FROM notifications n WHERE n.session_id = $1 AND n.read_at IS NULL)
-   RETURNING operator_id`,
+   RETURNING operator_id AS "operatorID"`,
 );
 
 /**
@@ -83,12 +83,12 @@ const NOTIFY_RECIPIENTS = sql<{ operator_id: string }, [sessionID: string]>(
  * assignee (nobody's kept once closed); answers whose, once each (an
  * operator may have had an inbox and an assignment notification of it).
  */
-const CLEAR_OTHERS = sql<{ operator_id: string }, [sessionID: string]>(
+const CLEAR_OTHERS = sql<{ operatorID: string }, [sessionID: string]>(
   `UPDATE notifications n SET read_at = clock_timestamp()
      FROM sessions s
     WHERE s.id = $1 AND n.session_id = s.id AND n.read_at IS NULL
       AND (s.closed_at IS NOT NULL OR s.operator_id IS NULL OR n.operator_id <> s.operator_id)
-   RETURNING n.operator_id`,
+   RETURNING n.operator_id AS "operatorID"`,
 );
 
 const DELETE = sql<never, [id: string]>(`DELETE FROM notification_fanouts WHERE id = $1`);
@@ -124,9 +124,9 @@ export class NotificationFanoutsRepository extends TransactionalRepository {
    * each once.
    */
   async carryOut(runner: SqlRunner, fanout: DueFanout): Promise<string[]> {
-    await firstRow(runner, LOCK_SESSION, [fanout.session_id]);
+    await firstRow(runner, LOCK_SESSION, [fanout.sessionID]);
     const statement = fanout.kind === 'notify' ? NOTIFY_RECIPIENTS : CLEAR_OTHERS;
-    return [...new Set((await rows(runner, statement, [fanout.session_id])).map((row) => row.operator_id))];
+    return [...new Set((await rows(runner, statement, [fanout.sessionID])).map((row) => row.operatorID))];
   }
 
   async delete(runner: SqlRunner, fanoutID: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { SqlRunner } from '@platform/database';
 import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
-import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../conversations.fakes';
+import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';

@@ -39,17 +39,17 @@ export class WebhookFanOut {
       let deliveries = 0;
       for (const event of events) {
         // The event was appended by the app that made the change, for its tenant: the scope comes from the outbox row, not a request.
-        const scope = trustedTenantScope(event.tenant_id);
+        const scope = trustedTenantScope(event.tenantID);
         const disabled = await this.endpoints.disableOverfull(runner, scope, event.type, this.settings.maxPendingPerEndpoint, overfullReason(this.settings, event));
         if (disabled.length > 0) this.logger.warn({ endpoints: disabled, event: event.id }, 'webhook endpoints disabled: too many deliveries pending');
         deliveries += await this.deliveries.fanOut(runner, {
-          tenantID: event.tenant_id,
+          tenantID: event.tenantID,
           eventID: event.id,
           type: event.type,
-          orderingKey: event.ordering_key,
-          payload: { type: event.type, timestamp: event.occurred_at.toISOString(), data: event.data },
+          orderingKey: event.orderingKey,
+          payload: { type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data },
           // The exact instant, not the Date's milliseconds: it orders the deliveries of one subject.
-          occurredAt: event.occurred_at_exact,
+          occurredAt: event.occurredAtExact,
           headers: event.headers,
         });
       }

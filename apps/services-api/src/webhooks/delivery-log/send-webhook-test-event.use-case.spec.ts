@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { fake, FakeClock, FakeTenantAccess } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import type { WebhookDeliveryEngine } from '../delivery-engine/webhook-delivery-engine';
-import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from '../endpoints/webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 import { SendWebhookTestEventUseCase } from './send-webhook-test-event.use-case';
 import type { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WebhookEndpointOfTenant } from './webhook-endpoint-of-tenant';

@@ -3,7 +3,7 @@ import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { FakeTenantAccess, RecordingAuditTrail } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { CreateWebhookEndpointCommand, CreateWebhookEndpointUseCase } from './create-webhook-endpoint.use-case';
-import { InMemoryWebhookEndpoints, OWNER, SETTINGS, signingSecrets, TENANT_ID } from './webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, SETTINGS, signingSecrets, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 
 function setUp(options: { refusal?: 'Forbidden' | 'TenantNotFound' } = {}) {
   const access = new FakeTenantAccess();

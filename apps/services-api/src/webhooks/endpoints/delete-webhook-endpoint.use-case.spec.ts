@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { FakeTenantAccess, RecordingAuditTrail } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { DeleteWebhookEndpointUseCase } from './delete-webhook-endpoint.use-case';
-import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from './webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 
 async function setUp() {
   const access = new FakeTenantAccess();

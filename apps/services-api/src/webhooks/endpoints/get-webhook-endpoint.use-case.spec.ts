@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { FakeTenantAccess } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { GetWebhookEndpointUseCase } from './get-webhook-endpoint.use-case';
-import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from './webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 
 const codeOf = (error: unknown) => (error instanceof AppException ? { status: error.status, code: error.code } : error);
 

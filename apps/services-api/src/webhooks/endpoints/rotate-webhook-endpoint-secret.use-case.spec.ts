@@ -2,7 +2,7 @@ import { AppException } from '@platform/errors';
 import { FakeClock, FakeTenantAccess, RecordingAuditTrail } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { RotateWebhookEndpointSecretUseCase } from './rotate-webhook-endpoint-secret.use-case';
-import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, SETTINGS, signingSecrets, TENANT_ID } from './webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, SETTINGS, signingSecrets, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 
 async function setUp(options: { graceHours?: number; refusal?: 'Forbidden' } = {}) {
   const access = new FakeTenantAccess();

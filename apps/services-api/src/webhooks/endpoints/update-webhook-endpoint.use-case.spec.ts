@@ -3,7 +3,7 @@ import { AppException } from '@platform/errors';
 import { FakeTenantAccess, RecordingAuditTrail } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { UpdateWebhookEndpointUseCase } from './update-webhook-endpoint.use-case';
-import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, SETTINGS, TENANT_ID } from './webhook-endpoints.fakes';
+import { InMemoryWebhookEndpoints, OWNER, seededEndpoints, SETTINGS, TENANT_ID } from '../../../test/doubles/webhook-endpoints.fakes';
 import type { WebhookEndpointChanges } from './webhook-endpoints.repository';
 
 async function setUp(options: { refusal?: 'Forbidden' } = {}) {

@@ -1,5 +1,5 @@
 import type { ConversationSessionDto } from '@platform/conversations';
-import type { SessionView } from './sessions/sessions.repository';
+import type { SessionView } from '../../src/conversations/sessions/sessions.repository';
 
 export const TENANT_ID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 export const INBOX_ID = '0c3b2a19-8f7e-4d6c-9b5a-4f3e2d1c0b0a';

@@ -1,4 +1,4 @@
-import type { CampaignModelDto } from './campaign-model.dto';
+import type { CampaignModelDto } from '../../src/campaign-models/models/campaign-model.dto';
 
 /**
  * A complete campaign model as the repositories show it: a WhatsApp

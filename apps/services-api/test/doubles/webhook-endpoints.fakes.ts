@@ -3,11 +3,11 @@ import type { SqlRunner } from '@platform/database';
 import { OutboundAllowList } from '@platform/http-outbound';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { fake, FakeTenantAccess, RecordingAuditTrail, transactionOn } from '@platform/testing';
-import { WebhookSigningSecrets } from '../signing-secrets';
-import { CreateWebhookEndpointUseCase } from './create-webhook-endpoint.use-case';
-import type { WebhookEndpointWithSecretDto } from './webhook-endpoint.dto';
-import type { NewWebhookEndpoint, StoredWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointsRepository } from './webhook-endpoints.repository';
-import type { WebhookEndpointsSettings } from './webhook-endpoints-settings';
+import { WebhookSigningSecrets } from '../../src/webhooks/signing-secrets';
+import { CreateWebhookEndpointUseCase } from '../../src/webhooks/endpoints/create-webhook-endpoint.use-case';
+import type { WebhookEndpointWithSecretDto } from '../../src/webhooks/endpoints/webhook-endpoint.dto';
+import type { NewWebhookEndpoint, StoredWebhookEndpoint, WebhookEndpointChanges, WebhookEndpointsRepository } from '../../src/webhooks/endpoints/webhook-endpoints.repository';
+import type { WebhookEndpointsSettings } from '../../src/webhooks/endpoints/webhook-endpoints-settings';
 
 export const TENANT_ID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 export const OWNER = { kind: 'operator' as const, operatorID: '9c8b7a6d-5e4f-4321-8abc-def012345678' };

@@ -1,14 +1,14 @@
 import type { SqlRunner } from '@platform/database';
-import { RecordingAuditTrail, RecordingWebhookEvents } from '@platform/testing';
+import { fake, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from '@platform/testing';
 import { grantTenantScope, Principal, TenantScope } from '@platform/auth';
 import { AppException, ErrorKey } from '@platform/errors';
-import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../custom-hostnames/custom-hostname.provider';
-import type { HelpdeskAccess, HelpdeskRequirement } from '../helpdesk-access/helpdesk-access.service';
-import type { HelpdeskSettings } from '../helpdesk-access/helpdesk-settings';
-import { DomainEvents } from './domain-events';
-import type { DomainCheck, DomainsRepository, HostnameEntry, StoredDomain } from './domains.repository';
-import type { HostnameDirectory } from './hostname-directory';
-import { REFRESH_WINDOW_MS, RefreshThrottle, ThrottleVerdict } from './refresh-throttle';
+import { CustomHostnameProvider, ProvisionedHostname, RegistrationOutcome } from '../../src/custom-hostnames/custom-hostname.provider';
+import type { HelpdeskAccess, HelpdeskRequirement } from '../../src/helpdesk-access/helpdesk-access.service';
+import type { HelpdeskSettings } from '../../src/helpdesk-access/helpdesk-settings';
+import { DomainEvents } from '../../src/domains/domain-events';
+import type { DomainCheck, DomainsRepository, HostnameEntry, StoredDomain } from '../../src/domains/domains.repository';
+import type { HostnameDirectory } from '../../src/domains/hostname-directory';
+import { REFRESH_WINDOW_MS, RefreshThrottle, ThrottleVerdict } from '../../src/domains/refresh-throttle';
 
 /**
  * In-memory doubles of the ports the domain use cases depend on, for their
@@ -53,7 +53,7 @@ export class FakeDomains {
   }
 
   asRepository(): DomainsRepository {
-    const repository: Omit<DomainsRepository, 'dataSource'> = {
+    return fake<DomainsRepository>({
       ensureHelpCenter: async (scope: TenantScope) => {
         if (!this.helpCenters.has(scope.tenantID)) {
           this.helpCenters.set(scope.tenantID, this.nextID());
@@ -89,7 +89,7 @@ export class FakeDomains {
         this.domains.splice(index, 1);
         return true;
       },
-      transaction: async <T>(work: (runner: SqlRunner) => Promise<T>) => work(this.runner),
+      transaction: transactionOn(this.runner),
       list: async (scope: TenantScope, page: { offset: number; limit: number }) => {
         this.reads.push('list');
         return this.ofTenant(scope)
@@ -104,8 +104,7 @@ export class FakeDomains {
         const domain = this.domains.find((row) => row.hostname === hostname);
         return domain && { tenantID: domain.tenantID, helpCenterID: this.helpCenters.get(domain.tenantID) ?? '' };
       },
-    };
-    return repository as DomainsRepository;
+    });
   }
 
   /** The domain events the use cases emit, into `webhooks`. */
@@ -131,13 +130,12 @@ export class FakeAccess {
   readonly requirements: HelpdeskRequirement[] = [];
 
   asAccess(): HelpdeskAccess {
-    const access: Pick<HelpdeskAccess, 'require'> = {
+    return fake<HelpdeskAccess>({
       require: async (_principal: Principal, tenantID: string, requirement: HelpdeskRequirement = {}) => {
         this.requirements.push(requirement);
         return this.check(tenantID);
       },
-    };
-    return access as HelpdeskAccess;
+    });
   }
 
   private check(tenantID: string): TenantScope {
@@ -199,9 +197,6 @@ export class FakeProvider extends CustomHostnameProvider {
   }
 }
 
-/** The clock the tests move: the shared double. */
-export { FakeClock } from '@platform/testing';
-
 /** The refresh slot of each domain: one claim per REFRESH_WINDOW_MS, by the claim times given. */
 export class FakeThrottle {
   readonly claims = new Map<string, number>();
@@ -209,7 +204,7 @@ export class FakeThrottle {
   failsToRelease = false;
 
   asThrottle(): RefreshThrottle {
-    const throttle: Pick<RefreshThrottle, 'claim' | 'release'> = {
+    return fake<RefreshThrottle>({
       claim: async (domainID: string, now: Date): Promise<ThrottleVerdict> => {
         const last = this.claims.get(domainID);
         const elapsed = last === undefined ? REFRESH_WINDOW_MS : now.getTime() - last;
@@ -222,8 +217,7 @@ export class FakeThrottle {
         this.releases.push(domainID);
         this.claims.delete(domainID);
       },
-    };
-    return throttle as RefreshThrottle;
+    });
   }
 }
 
@@ -232,12 +226,11 @@ export class FakeDirectory {
   readonly forgotten: string[] = [];
 
   asDirectory(): HostnameDirectory {
-    const directory: Pick<HostnameDirectory, 'forget'> = {
+    return fake<HostnameDirectory>({
       forget: async (hostname: string) => {
         this.forgotten.push(hostname);
       },
-    };
-    return directory as HostnameDirectory;
+    });
   }
 }
 

@@ -1,8 +1,9 @@
 import type { Member, MemberRole } from '@platform/contracts';
+import type { SqlRunner } from '@platform/database';
 import { fake, FakeTenantAccess, RecordingAuditTrail, RecordingWebhookEvents, transactionOn } from '@platform/testing';
-import { MemberChange } from './member-change';
-import { MemberStanding } from './member-standing';
-import type { MembersRepository } from './members.repository';
+import { MemberChange } from '../../src/members/member-change';
+import { MemberStanding } from '../../src/members/member-standing';
+import type { MembersRepository } from '../../src/members/members.repository';
 
 export const TENANT = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 
@@ -12,7 +13,7 @@ export class FakeMembers {
   readonly audit = new RecordingAuditTrail();
   readonly webhooks = new RecordingWebhookEvents();
   readonly access = new FakeTenantAccess();
-  readonly runner = { query: async () => [] };
+  readonly runner: SqlRunner = { query: async () => [] };
   locks = 0;
 
   constructor(roles: Record<string, MemberRole>) {
