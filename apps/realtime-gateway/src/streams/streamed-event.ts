@@ -12,6 +12,7 @@ export const REALTIME_EVENT_TYPES = [
   'session.participantJoined',
   'session.closed',
   'notifications.read',
+  'notifications.counts',
 ] as const;
 
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
