@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversationPlatform, Operator, startConversationPlatform } from '../conversations/conversation-platform';
+import { ConversationPlatform, createInbox, Operator, startConversationPlatform } from '../conversations/conversation-platform';
 import { eventually } from '../support/eventually';
 import { GatewayReplica, startGateway, TestSocket } from './realtime-client';
 
@@ -29,13 +29,7 @@ describe("an operator's notification counts, live over the real-time gateway", (
   beforeAll(async () => {
     context = await startConversationPlatform();
     gateway = await startGateway(context.platform, ENV);
-    const created = await api().POST('/v1/tenants/{tenantID}/inboxes', {
-      params: { path: { tenantID: context.tenantID } },
-      headers: { authorization: context.owner.authorization },
-      body: { name: 'WhatsApp Suporte', channel: 'whatsapp', pluginConnectionID: context.channel.pluginConnectionID },
-    });
-    expect(created.response.status).toBe(201);
-    inboxID = created.data!.data.inboxID;
+    inboxID = await createInbox(context, 'WhatsApp Suporte');
   });
 
   afterAll(async () => {
