@@ -21,7 +21,7 @@ export default defineConfig({
     setupFiles: ['reflect-metadata'],
     // Test files share one Redis (and its pub/sub transport): run them one at a time.
     fileParallelism: false,
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
   },

@@ -24,6 +24,7 @@ export { MessagesRepository } from './conversations/messages/messages.repository
 export { PostInboundMessageUseCase } from './conversations/messages/post-inbound-message.use-case';
 export { PostReplyUseCase } from './conversations/messages/post-reply.use-case';
 export { FanOutNotificationsUseCase } from './conversations/notifications/fan-out-notifications.use-case';
+export { NotificationCountEvents } from './conversations/notifications/notification-count-events';
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';

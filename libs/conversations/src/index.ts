@@ -5,3 +5,5 @@ export { SESSION_STATES, sessionStateOf } from './session-state';
 export type { SessionState } from './session-state';
 export { operatorMaySeeSession } from './session-visibility';
 export type { SessionVisibilitySnapshot } from './session-visibility';
+export { NOTIFICATION_COUNTS_SCHEMA } from './notification-counts';
+export type { NotificationCounts } from './notification-counts';

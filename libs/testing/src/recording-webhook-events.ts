@@ -10,6 +10,9 @@ export class RecordingWebhookEvents {
       emit: async (runner: unknown, scope: { tenantID: string }, event: WebhookEvent) => {
         this.events.push({ runner, tenantID: scope.tenantID, event });
       },
+      emitMany: async (runner: unknown, scope: { tenantID: string }, type: WebhookEvent['type'], events: Omit<WebhookEvent, 'type'>[]) => {
+        for (const event of events) this.events.push({ runner, tenantID: scope.tenantID, event: { type, ...event } as WebhookEvent });
+      },
     });
   }
 

@@ -7,5 +7,5 @@ export type { WebhookEventType } from './webhook-event-types';
 export { WebhookEvents } from './webhook-events';
 export type { WebhookEvent } from './webhook-events';
 export { WebhookEventsRepository } from './webhook-events.repository';
-export type { NewWebhookEvent, UndispatchedWebhookEvent, UnstreamedWebhookEvent } from './webhook-events.repository';
+export type { NewWebhookEvent, NewWebhookEvents, UndispatchedWebhookEvent, UnstreamedWebhookEvent } from './webhook-events.repository';
 export { WebhooksModule } from './webhooks.module';

@@ -17,6 +17,7 @@ export const REALTIME_EVENT_TYPES = [
   'session.participantJoined',
   'session.closed',
   'notifications.read',
+  'notifications.counts',
 ] as const satisfies readonly WebhookEventType[];
 
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];

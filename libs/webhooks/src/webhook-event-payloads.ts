@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ConversationMessageDto, ConversationSessionDto, DELIVERY_STATUSES } from '@platform/conversations';
+import { ConversationMessageDto, ConversationSessionDto, DELIVERY_STATUSES, NOTIFICATION_COUNTS_SCHEMA } from '@platform/conversations';
+import type { NotificationCounts } from '@platform/conversations';
 import { CAMPAIGN_MODEL_STATUSES, HELPDESK_DOMAIN_STATUSES, MEMBERSHIP_ROLES } from '@platform/database';
 import type { WebhookEventType } from './webhook-event-types';
 
@@ -124,6 +125,16 @@ export class NotificationsReadData {
   @ApiProperty({ description: 'Notifications of the session this read marked read (0 when none was unread)' }) markedRead!: number;
 }
 
+/**
+ * An operator's unread counts changed: `counts` is exactly what operation 14
+ * answers them as of the change's commit (the same object, one schema).
+ */
+export class NotificationCountsData {
+  @ApiProperty({ format: 'uuid' }) operatorID!: string;
+  @ApiProperty({ ...NOTIFICATION_COUNTS_SCHEMA, description: "What operation 14 answers the operator as of the change's commit", example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } })
+  counts!: NotificationCounts;
+}
+
 /** Each event type's `data`: what `WebhookEvents.emit` accepts for it. */
 export interface WebhookEventData {
   'campaignModel.statusChanged': CampaignModelStatusChangedData;
@@ -143,6 +154,7 @@ export interface WebhookEventData {
   'session.participantJoined': SessionParticipantJoinedData;
   'session.closed': SessionClosedData;
   'notifications.read': NotificationsReadData;
+  'notifications.counts': NotificationCountsData;
   'webhook.test': WebhookTestData;
 }
 
@@ -165,5 +177,6 @@ export const WEBHOOK_EVENT_PAYLOADS: { [Type in WebhookEventType]: new () => Web
   'session.participantJoined': SessionParticipantJoinedData,
   'session.closed': SessionClosedData,
   'notifications.read': NotificationsReadData,
+  'notifications.counts': NotificationCountsData,
   'webhook.test': WebhookTestData,
 };

@@ -19,7 +19,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'invitation.accepted': { version: 1, ordered: true },
   'member.roleChanged': { version: 1, ordered: true },
   'member.removed': { version: 1, ordered: true },
-  // Conversations (docs/conversations.md#events): subject `session:<sessionID>`, notifications.read `operator:<operatorID>`.
+  // Conversations (docs/conversations.md#events): subject `session:<sessionID>`; notifications.read and notifications.counts `operator:<operatorID>`.
   'message.created': { version: 1, ordered: true },
   'message.statusChanged': { version: 1, ordered: true },
   'session.opened': { version: 1, ordered: true },
@@ -28,6 +28,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'session.participantJoined': { version: 1, ordered: true },
   'session.closed': { version: 1, ordered: true },
   'notifications.read': { version: 1, ordered: true },
+  'notifications.counts': { version: 1, ordered: true },
   'webhook.test': { version: 1, ordered: false },
 } as const satisfies Record<string, { version: number; ordered: boolean }>;
 

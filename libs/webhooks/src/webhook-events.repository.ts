@@ -14,6 +14,11 @@ export interface NewWebhookEvent {
   headers: PropagatedHeaders | null;
 }
 
+/** Many events of one type as they are appended by one statement. */
+export interface NewWebhookEvents extends Omit<NewWebhookEvent, 'orderingKey' | 'data'> {
+  events: { orderingKey: string | null; data: object }[];
+}
+
 /** An event the dispatcher claimed, with what each delivery copies. */
 export interface UndispatchedWebhookEvent {
   id: string;
@@ -35,6 +40,18 @@ export interface UndispatchedWebhookEvent {
 const APPEND = sql<never, [string, string, number, string | null, string, string, string | null]>(
   `INSERT INTO webhook_events (tenant_id, type, version, ordering_key, data, emitted_by, headers)
    VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7::jsonb)`,
+);
+
+/**
+ * One row per element of `$6` (a JSON array of `{orderingKey, data}`), in
+ * the array's order: `occurred_at` is the clock at each row's insert, so
+ * the rows keep that order.
+ */
+const APPEND_MANY = sql<never, [tenantID: string, type: string, version: number, emittedBy: string, headers: string | null, events: string]>(
+  `INSERT INTO webhook_events (tenant_id, type, version, ordering_key, data, emitted_by, headers)
+   SELECT $1, $2, $3, e.event->>'orderingKey', e.event->'data', $4, $5::jsonb
+     FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(event, position)
+    ORDER BY e.position`,
 );
 
 /**
@@ -111,6 +128,19 @@ export class WebhookEventsRepository {
       JSON.stringify(event.data),
       event.emittedBy,
       event.headers ? JSON.stringify(event.headers) : null,
+    ]);
+  }
+
+  /** Appends many events of one type with one statement, in the caller's transaction. */
+  async appendMany(runner: SqlRunner, scope: TenantScope, batch: NewWebhookEvents): Promise<void> {
+    if (batch.events.length === 0) return;
+    await run(runner, APPEND_MANY, [
+      scope.tenantID,
+      batch.type,
+      batch.version,
+      batch.emittedBy,
+      batch.headers ? JSON.stringify(batch.headers) : null,
+      JSON.stringify(batch.events),
     ]);
   }
 

@@ -4,6 +4,8 @@ import {
   FanOutNotificationsUseCase,
   InboxesRepository,
   MessagesRepository,
+  NotificationCountEvents,
+  NotificationCountsRepository,
   NotificationFanoutsRepository,
   NotificationFanoutWorker,
   PostInboundMessageUseCase,
@@ -68,9 +70,11 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const messages = new MessagesRepository(dataSource);
   // No gateway listens: the bench reads its events from the outbox.
   const noNudges = { committed: () => undefined } as unknown as OutboxNudges;
-  const events = new ConversationEvents(new WebhookEvents(new WebhookEventsRepository(dataSource), 'bench', noNudges));
+  const webhookEvents = new WebhookEvents(new WebhookEventsRepository(dataSource), 'bench', noNudges);
+  const events = new ConversationEvents(webhookEvents);
+  const countEvents = new NotificationCountEvents(new NotificationCountsRepository(dataSource), webhookEvents);
   const noWorker = { nudge: () => undefined } as unknown as NotificationFanoutWorker;
-  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, noWorker, settings);
+  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, countEvents, noWorker, settings);
   const reply = new PostReplyUseCase(passedAccessCheck, sessions, messages, events, settings);
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: connection.pluginConnectionID, pluginID: plugin.pluginID, tenantID };
   let sequence = 0;
@@ -168,7 +172,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const queued: string[] = [];
   for (let index = 0; index < FANOUTS; index += 1) queued.push((await post(CONTACTS + index)).posted.session.sessionID);
   const [{ count: recorded }] = await dataSource.query(`SELECT count(*)::int AS count FROM notification_fanouts`);
-  const fanOut = new FanOutNotificationsUseCase(fanouts);
+  const fanOut = new FanOutNotificationsUseCase(fanouts, countEvents);
   const durations: number[] = [];
   const serverCpuBefore = await postgresCpuMicroseconds(dataSource);
   const [{ count: before }] = await dataSource.query(`SELECT count(*)::int AS count FROM notifications`);

@@ -85,3 +85,14 @@ export const CONVERSATION_EVENT_TYPES = [
   'session.closed',
   'notifications.read',
 ];
+
+/** The owner opens a WhatsApp inbox on one of the tenant's channel connections (the first by default); answers its id. */
+export async function createInbox(context: ConversationPlatform, name: string, channel: Channel = context.channel): Promise<string> {
+  const created = await context.platform.api.services.POST('/v1/tenants/{tenantID}/inboxes', {
+    params: { path: { tenantID: context.tenantID } },
+    headers: { authorization: context.owner.authorization },
+    body: { name, channel: 'whatsapp', pluginConnectionID: channel.pluginConnectionID },
+  });
+  if (created.response.status !== 201) throw new Error(`creating inbox ${name} answered ${created.response.status}`);
+  return created.data!.data.inboxID;
+}

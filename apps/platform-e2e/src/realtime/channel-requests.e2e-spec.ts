@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversationPlatform, Operator, startConversationPlatform } from '../conversations/conversation-platform';
+import { ConversationPlatform, createInbox, Operator, startConversationPlatform } from '../conversations/conversation-platform';
 import { eventually } from '../support/eventually';
 import { Frame, GatewayReplica, startGateway, TestSocket } from './realtime-client';
 
@@ -29,13 +29,7 @@ describe('requests over the real-time socket', () => {
   beforeAll(async () => {
     context = await startConversationPlatform();
     replica = await startGateway(context.platform, ENV);
-    const created = await api().POST('/v1/tenants/{tenantID}/inboxes', {
-      params: { path: { tenantID: context.tenantID } },
-      headers: { authorization: context.owner.authorization },
-      body: { name: 'WhatsApp Suporte', channel: 'whatsapp', pluginConnectionID: context.channel.pluginConnectionID },
-    });
-    expect(created.response.status).toBe(201);
-    inboxID = created.data!.data.inboxID;
+    inboxID = await createInbox(context, 'WhatsApp Suporte');
   });
 
   afterAll(async () => {

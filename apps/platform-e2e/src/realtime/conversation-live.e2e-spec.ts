@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationFixtures } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversationPlatform, Operator, startConversationPlatform } from '../conversations/conversation-platform';
+import { ConversationPlatform, createInbox, Operator, startConversationPlatform } from '../conversations/conversation-platform';
 import { eventually } from '../support/eventually';
 import { Frame, GatewayReplica, startGateway, TestSocket } from './realtime-client';
 
@@ -31,14 +31,7 @@ describe('a conversation, live over the real-time gateway', () => {
   beforeAll(async () => {
     context = await startConversationPlatform();
     replicas = [await startGateway(context.platform, ENV), await startGateway(context.platform, ENV)];
-    // The owner creates an inbox on the channel's connection.
-    const created = await api().POST('/v1/tenants/{tenantID}/inboxes', {
-      params: { path: { tenantID: context.tenantID } },
-      headers: { authorization: context.owner.authorization },
-      body: { name: 'WhatsApp Vendas', channel: 'whatsapp', pluginConnectionID: context.channel.pluginConnectionID },
-    });
-    expect(created.response.status).toBe(201);
-    inboxID = created.data!.data.inboxID;
+    inboxID = await createInbox(context, 'WhatsApp Vendas');
   });
 
   afterAll(async () => {

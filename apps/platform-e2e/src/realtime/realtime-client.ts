@@ -105,7 +105,7 @@ export class TestSocket {
   }
 
   async closedWith(): Promise<{ code: number; reason: string }> {
-    return eventually(() => this.closed ?? fail('still open'), 10_000);
+    return eventually(() => this.closed ?? fail('still open'));
   }
 
   close(): void {

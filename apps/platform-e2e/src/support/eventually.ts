@@ -8,7 +8,7 @@
  * to show that something does not happen, wait for a later event that could
  * only come after it (a barrier), never for a fixed time.
  */
-export async function eventually<T>(assertion: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
+export async function eventually<T>(assertion: () => T | Promise<T>, timeoutMs = 20_000, intervalMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -44,6 +44,32 @@ describe('WebhookEventsRepository', () => {
   };
   const idsOf = (found: { id: string }[]) => found.map((event) => event.id);
 
+  it('appends many events of one type with one statement, in the given order, each with its subject; none for an empty batch', async () => {
+    const scope = trustedTenantScope(tenantID);
+    const statements: string[] = [];
+    await dataSource.transaction(async (runner) => {
+      const counting = {
+        query: (text: string, parameters?: unknown[]) => {
+          statements.push(text);
+          return runner.query(text, parameters);
+        },
+      };
+      await events.appendMany(counting, scope, { type: 'notifications.counts', version: 1, emittedBy: 'services-api', headers: { 'x-request-id': 'req-2' }, events: [] });
+      await events.appendMany(counting, scope, {
+        type: 'notifications.counts',
+        version: 1,
+        emittedBy: 'services-api',
+        headers: { 'x-request-id': 'req-2' },
+        events: ['a', 'b', 'c'].map((operatorID) => ({ orderingKey: `operator:${operatorID}`, data: { operatorID, counts: { mention: 1 } } })),
+      });
+    });
+    expect(statements).toHaveLength(1);
+    const claimed = await dataSource.transaction((runner) => events.claimUndispatched(runner, 10));
+    expect(claimed.map((event) => [event.tenantID, event.type, event.orderingKey, event.data, event.headers])).toEqual(
+      ['a', 'b', 'c'].map((operatorID) => [tenantID, 'notifications.counts', `operator:${operatorID}`, { operatorID, counts: { mention: 1 } }, { 'x-request-id': 'req-2' }]),
+    );
+  });
+
   it('appends in the given runner and hands the event to both claims as a camelCase row, its instant to the microsecond', async () => {
     await dataSource.transaction((runner) =>
       events.append(runner, trustedTenantScope(tenantID), {

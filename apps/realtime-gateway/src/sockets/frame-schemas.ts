@@ -1,4 +1,4 @@
-import { REPORTED_DELIVERY_STATUSES } from '@platform/conversations';
+import { NOTIFICATION_COUNTS_SCHEMA, REPORTED_DELIVERY_STATUSES } from '@platform/conversations';
 import { ERROR_CATALOG } from '@platform/errors';
 import { REALTIME_EVENT_TYPES } from '../streams/streamed-event';
 import { REQUEST_ID, REQUEST_ID_ALLOWED } from './channel-requests';
@@ -76,17 +76,25 @@ export const EVENT_SCHEMA: Schema = {
     id: { ...uuid, description: 'The outbox event\'s id: the same when an event arrives twice (ignore the repeat).' },
     type: { type: 'string', enum: [...REALTIME_EVENT_TYPES] },
     occurredAt: { type: 'string', format: 'date-time', description: 'When the change happened, to the microsecond.' },
-    subject: { type: ['string', 'null'], description: '`session:<sessionID>`, or `operator:<operatorID>` for notifications.read.' },
+    subject: { type: ['string', 'null'], description: '`session:<sessionID>`, or `operator:<operatorID>` for notifications.read and notifications.counts.' },
     data: {
       type: 'object',
-      description: 'The event\'s payload as the change recorded it; session and message events carry these fields, and the session or message as the REST read shows it.',
+      description:
+        'The event\'s payload as the change recorded it; session and message events carry these fields, and the session or message as the REST read shows it. ' +
+        'notifications.read carries operatorID, sessionID, inboxID and markedRead; notifications.counts carries operatorID and counts.',
       properties: {
         sessionID: uuid,
         inboxID: uuid,
         pluginConnectionID: { type: ['string', 'null'], format: 'uuid' },
         listed: { type: 'boolean' },
-        operatorID: { type: ['string', 'null'], format: 'uuid' },
+        operatorID: { type: ['string', 'null'], format: 'uuid', description: 'The assignee as of the commit; for notifications.read and notifications.counts, the operator they are about.' },
         participantIDs: { type: 'array', items: uuid },
+        markedRead: { type: 'integer', description: 'notifications.read: the notifications of the session this read marked read.' },
+        counts: {
+          ...NOTIFICATION_COUNTS_SCHEMA,
+          description: 'notifications.counts: the operator\'s unread counts by category, exactly what operation 14 (GET /v1/tenants/{tenantID}/notifications) answers them as of the change\'s commit; `{}` when nothing is unread.',
+          examples: [{ '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 }],
+        },
       },
     },
   },

@@ -22,10 +22,13 @@ describe('mayReceive', () => {
     expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event('message.created', {}))).toBe(false);
   });
 
-  it('shows an operator only their own notification reads, and no plugin any', () => {
-    expect(mayReceive(operator, event('notifications.read', { operatorID: ME }))).toBe(true);
-    expect(mayReceive(operator, event('notifications.read', { operatorID: OTHER }))).toBe(false);
-    expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, event('notifications.read', { operatorID: ME }))).toBe(false);
+  it('shows an operator only their own notification reads and counts, and no plugin or connection any', () => {
+    for (const type of ['notifications.read', 'notifications.counts']) {
+      expect(mayReceive(operator, event(type, { operatorID: ME }))).toBe(true);
+      expect(mayReceive(operator, event(type, { operatorID: OTHER, listed: true }))).toBe(false);
+      expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, event(type, { operatorID: ME }))).toBe(false);
+      expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event(type, { operatorID: ME, pluginConnectionID: CONNECTION }))).toBe(false);
+    }
   });
 
   it('shows a plugin every session event of its tenant, and a connection those of its inboxes', () => {

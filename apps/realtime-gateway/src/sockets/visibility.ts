@@ -1,6 +1,9 @@
 import { operatorMaySeeSession, SessionVisibilitySnapshot } from '@platform/conversations';
 import { StreamedEvent } from '../streams/streamed-event';
 
+/** The events about one operator (subject `operator:<operatorID>`): theirs alone, never a plugin's or another operator's. */
+const OPERATOR_EVENT_TYPES = new Set<string>(['notifications.read', 'notifications.counts']);
+
 /** Who a socket delivers to, as far as visibility goes. */
 export type Audience =
   | { kind: 'operator'; operatorID: string }
@@ -16,8 +19,8 @@ export type Audience =
  *
  * - An operator sees what operation 11 lists for them, by the one shared rule
  *   (`operatorMaySeeSession` of `@platform/conversations`, which services-api
- *   applies to every conversation route); and their own notification reads
- *   (`notifications.read` of `operator:<them>`).
+ *   applies to every conversation route); and their own notification
+ *   events (`notifications.read`, `notifications.counts` of `operator:<them>`).
  * - A plugin sees every session event of the tenant it connected for.
  * - A channel plugin connection sees the session and message events of its
  *   own inboxes.
@@ -27,7 +30,7 @@ export type Audience =
  */
 export function mayReceive(audience: Audience, event: StreamedEvent): boolean {
   const data = event.data;
-  if (event.type === 'notifications.read') return audience.kind === 'operator' && data.operatorID === audience.operatorID;
+  if (OPERATOR_EVENT_TYPES.has(event.type)) return audience.kind === 'operator' && data.operatorID === audience.operatorID;
   switch (audience.kind) {
     case 'plugin':
       return true;

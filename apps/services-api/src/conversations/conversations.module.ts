@@ -15,6 +15,8 @@ import { PostInboundMessageUseCase } from './messages/post-inbound-message.use-c
 import { PostReplyUseCase } from './messages/post-reply.use-case';
 import { ConversationRetention } from './retention/conversation-retention';
 import { FanOutNotificationsUseCase } from './notifications/fan-out-notifications.use-case';
+import { NotificationCountsRepository } from '../notifications/notification-counts.repository';
+import { NotificationCountEvents } from './notifications/notification-count-events';
 import { NotificationFanoutWorker } from './notifications/notification-fanout.worker';
 import { NotificationFanoutsRepository } from './notifications/notification-fanouts.repository';
 import { AssignSessionUseCase } from './sessions/assign-session.use-case';
@@ -42,7 +44,9 @@ export class ConversationsModule {
         SessionsRepository,
         MessagesRepository,
         NotificationFanoutsRepository,
+        NotificationCountsRepository,
         ConversationEvents,
+        NotificationCountEvents,
         TenantRoles,
         SessionChanges,
         NotificationFanoutWorker,

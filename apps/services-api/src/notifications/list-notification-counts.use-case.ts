@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { NotificationCountsRepository } from './notification-counts.repository';
-import type { NotificationCounts } from './notification.dto';
+import type { NotificationCounts } from '@platform/conversations';
 
 export interface ListNotificationCountsCommand {
   principal: OperatorPrincipal;

@@ -1,8 +1,9 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { NOTIFICATION_COUNTS_SCHEMA } from '@platform/conversations';
+import type { NotificationCounts } from '@platform/conversations';
 import { ListNotificationCountsUseCase } from './list-notification-counts.use-case';
-import { NotificationCounts } from './notification.dto';
 import { ApiErrors, TenantParams } from '@platform/http-common';
 
 @ApiTags('Notifications')
@@ -22,7 +23,7 @@ export class NotificationsController {
   })
   @ApiErrors('TenantNotFound')
   @ApiOkResponse({
-    schema: { type: 'object', additionalProperties: { type: 'integer' }, example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } },
+    schema: { ...NOTIFICATION_COUNTS_SCHEMA, example: { '9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d': 3, mention: 1 } },
   })
   async list(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: TenantParams): Promise<NotificationCounts> {
     return this.listCounts.execute({ principal, tenantID: params.tenantID });

@@ -1166,7 +1166,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -1495,6 +1495,20 @@ export interface components {
             key: string;
             required: boolean;
             type: string;
+        };
+        NotificationCountsData: {
+            /**
+             * @description What operation 14 answers the operator as of the change's commit
+             * @example {
+             *       "9b2f6c1e-4d3a-4f5b-8c7d-0e1f2a3b4c5d": 3,
+             *       "mention": 1
+             *     }
+             */
+            counts: {
+                [key: string]: number;
+            };
+            /** Format: uuid */
+            operatorID: string;
         };
         NotificationsReadData: {
             /** Format: uuid */
@@ -2114,7 +2128,7 @@ export interface components {
              *       "member.roleChanged"
              *     ]
              */
-            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
+            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -2153,7 +2167,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2188,7 +2202,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2230,7 +2244,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -2274,7 +2288,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed

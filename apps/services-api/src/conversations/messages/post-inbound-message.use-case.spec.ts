@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
 import { CONNECTION_ID, INBOX_ID, OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
 import type { InboxesRepository, StoredInbox } from '../inboxes/inboxes.repository';
+import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import type { SessionsRepository } from '../sessions/sessions.repository';
@@ -29,7 +30,7 @@ const stored: StoredMessage = {
   position: { createdAt: '2026-11-28T12:00:01.000000Z', messageID: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d' },
 };
 
-function setUp(options: { existing?: boolean; opened?: boolean; assignee?: string | null; conflict?: boolean; connectionID?: string } = {}) {
+function setUp(options: { existing?: boolean; opened?: boolean; assignee?: string | null; alreadyUnread?: boolean; conflict?: boolean; connectionID?: string } = {}) {
   const runner: SqlRunner = { query: async () => [] };
   const calls: string[] = [];
   const webhookEvents = new RecordingWebhookEvents();
@@ -55,10 +56,16 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
       },
     }),
     fake<NotificationFanoutsRepository>({
-      notifyOperator: async (_runner: SqlRunner, _scope: unknown, notification: { operatorID: string }) => void calls.push(`notify ${notification.operatorID}`),
+      notifyOperator: async (_runner: SqlRunner, _scope: unknown, notification: { operatorID: string }) => {
+        calls.push(`notify ${notification.operatorID}`);
+        return !options.alreadyUnread;
+      },
       enqueue: async (_runner: SqlRunner, _scope: unknown, _sessionID: string, kind: string) => void calls.push(`enqueue ${kind}`),
     }),
     new ConversationEvents(webhookEvents.asEvents()),
+    fake<NotificationCountEvents>({
+      announce: async (countsRunner: SqlRunner, _scope: unknown, operatorIDs: readonly string[]) => void calls.push(`counts ${operatorIDs.join(',')}${countsRunner === runner ? '' : ' outside the transaction'}`),
+    }),
     fake<NotificationFanoutWorker>({ nudge: () => void calls.push('nudge') }),
     { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0 },
   );
@@ -78,10 +85,16 @@ describe('PostInboundMessageUseCase', () => {
     expect(calls).toEqual(['enqueue notify', 'nudge']);
   });
 
-  it("notifies an assigned session's assignee directly, and records no fan-out", async () => {
+  it("notifies an assigned session's assignee directly, with their counts in the message's transaction, and records no fan-out", async () => {
     const { post, calls, webhookEvents } = setUp({ assignee: OPERATOR_ID });
     await post();
     expect(webhookEvents.types()).toEqual(['message.created']);
+    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `counts ${OPERATOR_ID}`]);
+  });
+
+  it('announces no counts when the assignee had an unread notification of the session already (their counts did not move)', async () => {
+    const { post, calls } = setUp({ assignee: OPERATOR_ID, alreadyUnread: true });
+    await post();
     expect(calls).toEqual([`notify ${OPERATOR_ID}`]);
   });
 

@@ -4,6 +4,7 @@ import { AppException } from '@platform/errors';
 import { ConversationEvents } from '../conversation-events';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from '../conversations-settings';
 import { InboxesRepository } from '../inboxes/inboxes.repository';
+import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import { SessionsRepository } from '../sessions/sessions.repository';
@@ -39,7 +40,8 @@ class AlreadyStored extends Error {}
  * concurrent posts of one id store one message, and the loser's whole
  * transaction rolls back); its notification (the assignee's, or a fan-out
  * recorded for a queued session) and events (`session.opened`,
- * `message.created`). Nothing is half-written: any failure rolls all back.
+ * `message.created`, and the assignee's `notifications.counts` when their
+ * counts moved). Nothing is half-written: any failure rolls all back.
  */
 @Injectable()
 export class PostInboundMessageUseCase {
@@ -50,6 +52,7 @@ export class PostInboundMessageUseCase {
     private readonly messages: MessagesRepository,
     private readonly fanouts: NotificationFanoutsRepository,
     private readonly events: ConversationEvents,
+    private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
     @Inject(CONVERSATIONS_SETTINGS) private readonly settings: ConversationsSettings,
   ) {}
@@ -75,8 +78,10 @@ export class PostInboundMessageUseCase {
         if (!stored) throw new AlreadyStored();
         const view = (await this.sessions.view(scope, sessionID, runner))!;
         const assignee = view.session.operatorID;
-        if (assignee) await this.fanouts.notifyOperator(runner, scope, { operatorID: assignee, inboxID: live.inboxID, sessionID });
-        else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
+        if (assignee) {
+          const notified = await this.fanouts.notifyOperator(runner, scope, { operatorID: assignee, inboxID: live.inboxID, sessionID });
+          if (notified) await this.countEvents.announce(runner, scope, [assignee]);
+        } else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
         if (opened) await this.events.session(runner, scope, 'session.opened', view, {});
         await this.events.session(runner, scope, 'message.created', view, { message: stored.message });
         return { message: stored.message, session: view.session };

@@ -53,25 +53,21 @@ describe('NotificationFanoutsRepository', () => {
     }[];
     return found.map((row) => `${nameOf(row.operator_id)} ${row.category}`).sort();
   };
-  /**
-   * Enqueues, claims and carries out one fan-out of the session. Answers the
-   * count carryOut gives, which only a clear's UPDATE reports (an INSERT
-   * through `run` tells no count): a notify is judged by who is notified.
-   */
+  /** Enqueues, claims and carries out one fan-out of the session; answers the names of the operators it moved (carryOut's ids), sorted. */
   const fanOut = (sessionID: string, kind: 'notify' | 'clear') =>
     fanouts.transaction(async (runner) => {
       await fanouts.enqueue(runner, scope(), sessionID, kind);
       const due = await fanouts.claim(runner);
-      const count = await fanouts.carryOut(runner, due!);
+      const moved = await fanouts.carryOut(runner, due!);
       await fanouts.delete(runner, due!.id);
-      return count;
+      return moved.map(nameOf).sort();
     });
 
   it('notifies an operator once per session while unread; an assignment always; a read is scoped to the tenant', async () => {
     const sessionID = await session();
     await fanouts.transaction(async (runner) => {
-      await fanouts.notifyOperator(runner, scope(), { operatorID: operators.ana, inboxID, sessionID });
-      await fanouts.notifyOperator(runner, scope(), { operatorID: operators.ana, inboxID, sessionID });
+      expect(await fanouts.notifyOperator(runner, scope(), { operatorID: operators.ana, inboxID, sessionID })).toBe(true);
+      expect(await fanouts.notifyOperator(runner, scope(), { operatorID: operators.ana, inboxID, sessionID })).toBe(false);
       await fanouts.notifyAssignment(runner, scope(), operators.ana, sessionID);
       await fanouts.notifyAssignment(runner, scope(), operators.ana, sessionID);
     });
@@ -108,9 +104,9 @@ describe('NotificationFanoutsRepository', () => {
     await conversations.notification(tenantID, { operatorID: operators.ana, category: 'inbox', inboxID, sessionID });
     await conversations.notification(tenantID, { operatorID: operators.bia, category: 'inbox', inboxID, sessionID, read: true });
 
-    await fanOut(sessionID, 'notify');
+    expect(await fanOut(sessionID, 'notify')).toEqual(['bia', 'caio']);
     expect(await unread(sessionID)).toEqual(['ana inbox', 'bia inbox', 'caio inbox']);
-    await fanOut(sessionID, 'notify');
+    expect(await fanOut(sessionID, 'notify')).toEqual([]);
     expect(await unread(sessionID)).toEqual(['ana inbox', 'bia inbox', 'caio inbox']);
   });
 
@@ -119,11 +115,11 @@ describe('NotificationFanoutsRepository', () => {
     const assigned = await session({ operatorID: operators.caio, participants: [operators.bia] });
     const closed = await session({ closed: true });
 
-    await fanOut(unlisted, 'notify');
+    expect(await fanOut(unlisted, 'notify')).toEqual(['bia']);
     expect(await unread(unlisted)).toEqual(['bia inbox']);
-    await fanOut(assigned, 'notify');
+    expect(await fanOut(assigned, 'notify')).toEqual(['caio']);
     expect(await unread(assigned)).toEqual(['caio inbox']);
-    await fanOut(closed, 'notify');
+    expect(await fanOut(closed, 'notify')).toEqual([]);
     expect(await unread(closed)).toEqual([]);
   });
 
@@ -135,11 +131,18 @@ describe('NotificationFanoutsRepository', () => {
       for (const name of ['ana', 'caio'] as const) await conversations.notification(tenantID, { operatorID: operators[name], category: 'inbox', inboxID, sessionID });
     }
 
-    expect(await fanOut(assigned, 'clear')).toBe(1);
+    expect(await fanOut(assigned, 'clear')).toEqual(['ana']);
     expect(await unread(assigned)).toEqual(['caio inbox']);
-    expect(await fanOut(queued, 'clear')).toBe(2);
+    expect(await fanOut(queued, 'clear')).toEqual(['ana', 'caio']);
     expect(await unread(queued)).toEqual([]);
-    expect(await fanOut(closed, 'clear')).toBe(2);
+    expect(await fanOut(closed, 'clear')).toEqual(['ana', 'caio']);
     expect(await unread(closed)).toEqual([]);
+  });
+
+  it('answers an operator a clear moved once, though it cleared two of their notifications of the session', async () => {
+    const sessionID = await session({ operatorID: operators.caio });
+    await conversations.notification(tenantID, { operatorID: operators.ana, category: 'inbox', inboxID, sessionID });
+    await conversations.notification(tenantID, { operatorID: operators.ana, category: 'assignment', sessionID });
+    expect(await fanOut(sessionID, 'clear')).toEqual(['ana']);
   });
 });

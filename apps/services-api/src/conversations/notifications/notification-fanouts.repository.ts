@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { NotificationFanoutKind } from '@platform/database';
-import { firstRow, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
+import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
 
 export interface DueFanout {
   id: string;
@@ -19,10 +19,11 @@ const ENQUEUE = sql<never, [tenantID: string, sessionID: string, kind: Notificat
  * an unread one of it already (one per operator and session while unread:
  * docs/conversations.md#notifications).
  */
-const NOTIFY_OPERATOR = sql<never, [tenantID: string, operatorID: string, inboxID: string, sessionID: string]>(
+const NOTIFY_OPERATOR = sql<{ id: string }, [tenantID: string, operatorID: string, inboxID: string, sessionID: string]>(
   `INSERT INTO notifications (tenant_id, operator_id, category, inbox_id, session_id)
    SELECT $1, $2, 'inbox', $3, $4
-    WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE session_id = $4 AND operator_id = $2 AND read_at IS NULL)`,
+    WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE session_id = $4 AND operator_id = $2 AND read_at IS NULL)
+   RETURNING id`,
 );
 
 /** An `assignment` notification: someone else assigned or transferred the session to the operator. */
@@ -61,7 +62,7 @@ const LOCK_SESSION = sql<{ id: string }, [sessionID: string]>(`SELECT id FROM se
  * row count can turn into a nested loop (operator_id is NOT NULL, so NOT IN
  * means what it says).
  */
-const NOTIFY_RECIPIENTS = sql<never, [sessionID: string]>(
+const NOTIFY_RECIPIENTS = sql<{ operatorID: string }, [sessionID: string]>(
   `INSERT INTO notifications (tenant_id, operator_id, category, inbox_id, session_id)
    SELECT s.tenant_id, r.operator_id, 'inbox', s.inbox_id, s.id
      FROM sessions s
@@ -73,15 +74,21 @@ const NOTIFY_RECIPIENTS = sql<never, [sessionID: string]>(
        SELECT s.operator_id WHERE s.operator_id IS NOT NULL
      ) r
     WHERE s.id = $1 AND s.closed_at IS NULL
-      AND r.operator_id NOT IN (SELECT n.operator_id FROM notifications n WHERE n.session_id = $1 AND n.read_at IS NULL)`,
+      AND r.operator_id NOT IN (SELECT n.operator_id FROM notifications n WHERE n.session_id = $1 AND n.read_at IS NULL)
+   RETURNING operator_id AS "operatorID"`,
 );
 
-/** Clears the session's unread notifications of everyone but its current assignee (nobody's kept once closed). */
-const CLEAR_OTHERS = sql<never, [sessionID: string]>(
+/**
+ * Clears the session's unread notifications of everyone but its current
+ * assignee (nobody's kept once closed); answers whose, once each (an
+ * operator may have had an inbox and an assignment notification of it).
+ */
+const CLEAR_OTHERS = sql<{ operatorID: string }, [sessionID: string]>(
   `UPDATE notifications n SET read_at = clock_timestamp()
      FROM sessions s
     WHERE s.id = $1 AND n.session_id = s.id AND n.read_at IS NULL
-      AND (s.closed_at IS NOT NULL OR s.operator_id IS NULL OR n.operator_id <> s.operator_id)`,
+      AND (s.closed_at IS NOT NULL OR s.operator_id IS NULL OR n.operator_id <> s.operator_id)
+   RETURNING n.operator_id AS "operatorID"`,
 );
 
 const DELETE = sql<never, [id: string]>(`DELETE FROM notification_fanouts WHERE id = $1`);
@@ -93,8 +100,9 @@ export class NotificationFanoutsRepository extends TransactionalRepository {
     await run(runner, ENQUEUE, [scope.tenantID, sessionID, kind]);
   }
 
-  async notifyOperator(runner: SqlRunner, scope: TenantScope, notification: { operatorID: string; inboxID: string; sessionID: string }): Promise<void> {
-    await run(runner, NOTIFY_OPERATOR, [scope.tenantID, notification.operatorID, notification.inboxID, notification.sessionID]);
+  /** Whether it wrote one: false when the operator had an unread notification of the session already (their counts did not move). */
+  async notifyOperator(runner: SqlRunner, scope: TenantScope, notification: { operatorID: string; inboxID: string; sessionID: string }): Promise<boolean> {
+    return (await run(runner, NOTIFY_OPERATOR, [scope.tenantID, notification.operatorID, notification.inboxID, notification.sessionID])).count > 0;
   }
 
   async notifyAssignment(runner: SqlRunner, scope: TenantScope, operatorID: string, sessionID: string): Promise<void> {
@@ -110,11 +118,15 @@ export class NotificationFanoutsRepository extends TransactionalRepository {
     return firstRow(runner, CLAIM, []);
   }
 
-  /** Carries out a claimed fan-out under its session's lock; returns the notifications written or cleared. */
-  async carryOut(runner: SqlRunner, fanout: DueFanout): Promise<number> {
+  /**
+   * Carries out a claimed fan-out under its session's lock; answers the
+   * operators whose notifications it wrote or cleared (their counts moved),
+   * each once.
+   */
+  async carryOut(runner: SqlRunner, fanout: DueFanout): Promise<string[]> {
     await firstRow(runner, LOCK_SESSION, [fanout.sessionID]);
     const statement = fanout.kind === 'notify' ? NOTIFY_RECIPIENTS : CLEAR_OTHERS;
-    return (await run(runner, statement, [fanout.sessionID])).count;
+    return [...new Set((await rows(runner, statement, [fanout.sessionID])).map((row) => row.operatorID))];
   }
 
   async delete(runner: SqlRunner, fanoutID: string): Promise<void> {

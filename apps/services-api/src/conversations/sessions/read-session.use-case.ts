@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import { ConversationEvents } from '../conversation-events';
+import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { refuseUnseen } from './session-access';
 import { SessionsRepository } from './sessions.repository';
@@ -13,8 +14,9 @@ export interface ReadSessionCommand {
 
 /**
  * An operator who may see a session has read it: their unread notifications
- * of it are marked read (operation 14 moves), with `notifications.read` when
- * any was unread; reading again changes nothing and emits nothing.
+ * of it are marked read (operation 14 moves), with `notifications.read` and
+ * their `notifications.counts` when any was unread; reading again changes
+ * nothing and emits nothing.
  */
 @Injectable()
 export class ReadSessionUseCase {
@@ -23,6 +25,7 @@ export class ReadSessionUseCase {
     private readonly sessions: SessionsRepository,
     private readonly fanouts: NotificationFanoutsRepository,
     private readonly events: ConversationEvents,
+    private readonly countEvents: NotificationCountEvents,
   ) {}
 
   async execute(command: ReadSessionCommand): Promise<{ markedRead: number }> {
@@ -31,7 +34,10 @@ export class ReadSessionUseCase {
     const { operatorID } = command.principal;
     const markedRead = await this.fanouts.transaction(async (runner) => {
       const marked = await this.fanouts.markRead(runner, scope, session.sessionID, operatorID);
-      if (marked > 0) await this.events.notificationsRead(runner, scope, { operatorID, sessionID: session.sessionID, inboxID: session.inboxID, markedRead: marked });
+      if (marked > 0) {
+        await this.events.notificationsRead(runner, scope, { operatorID, sessionID: session.sessionID, inboxID: session.inboxID, markedRead: marked });
+        await this.countEvents.announce(runner, scope, [operatorID]);
+      }
       return marked;
     });
     return { markedRead };

@@ -6,6 +6,7 @@ import type { SqlRunner } from '@platform/database';
 import type { WebhookEventData } from '@platform/webhooks';
 import type { SessionEventData } from '@platform/webhooks';
 import { ConversationEvents } from '../conversation-events';
+import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import { SessionsRepository, SessionView } from './sessions.repository';
@@ -37,6 +38,7 @@ export class SessionChanges {
     private readonly sessions: SessionsRepository,
     private readonly fanouts: NotificationFanoutsRepository,
     private readonly events: ConversationEvents,
+    private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
   ) {}
 
@@ -46,7 +48,10 @@ export class SessionChanges {
       if (before.session.sessionState === 'closed') throw new AppException('SessionClosed');
       change.check(before);
       await change.write(runner, before);
-      if (change.assignedTo) await this.fanouts.notifyAssignment(runner, scope, change.assignedTo, sessionID);
+      if (change.assignedTo) {
+        await this.fanouts.notifyAssignment(runner, scope, change.assignedTo, sessionID);
+        await this.countEvents.announce(runner, scope, [change.assignedTo]);
+      }
       if (change.clearOthers) await this.fanouts.enqueue(runner, scope, sessionID, 'clear');
       const view = (await this.sessions.view(scope, sessionID, runner))!;
       await this.events.session(runner, scope, change.event, view, change.extra(before));

@@ -3,6 +3,7 @@ import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@
 import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
 import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
+import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import { SessionChanges } from './session-changes';
@@ -24,7 +25,7 @@ function setUp(before: SessionView) {
     },
   });
   const fanouts = fake<NotificationFanoutsRepository>({ enqueue: async (_runner: SqlRunner, _scope: unknown, _id: string, kind: string) => void written.push(`enqueue ${kind}`) });
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationFanoutWorker>({ nudge: () => undefined }));
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationCountEvents>({}), fake<NotificationFanoutWorker>({ nudge: () => undefined }));
   const useCase = new TakeSessionUseCase(new FakeTenantAccess().asAccess(), sessions, changes);
   const take = (operatorID = OPERATOR_ID) => useCase.execute({ principal: { kind: 'operator', operatorID }, tenantID: TENANT_ID, sessionID: SESSION_ID });
   return { take, written, webhookEvents };
