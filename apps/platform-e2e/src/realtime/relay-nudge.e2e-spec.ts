@@ -3,7 +3,7 @@ import { transportNamespaceOf } from '@platform/transport';
 import { outboxCommittedChannel } from '@platform/webhooks';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConversationPlatform, startConversationPlatform } from '../conversations/conversation-platform';
+import { ConversationPlatform, createInbox, startConversationPlatform } from '../conversations/conversation-platform';
 import { eventually } from '../support/eventually';
 import { Frame, GatewayReplica, startGateway, TestSocket } from './realtime-client';
 
@@ -26,13 +26,7 @@ describe('the real-time relay, nudged when conversation events commit', () => {
     context = await startConversationPlatform();
     replica = await startGateway(context.platform, { REALTIME_RELAY_POLL_MS: String(POLL_MS) });
     redis = new Redis(context.platform.env.REDIS_URL!);
-    const created = await context.platform.api.services.POST('/v1/tenants/{tenantID}/inboxes', {
-      params: { path: { tenantID: context.tenantID } },
-      headers: { authorization: context.owner.authorization },
-      body: { name: 'WhatsApp Suporte', channel: 'whatsapp', pluginConnectionID: context.channel.pluginConnectionID },
-    });
-    expect(created.response.status).toBe(201);
-    inboxID = created.data!.data.inboxID;
+    inboxID = await createInbox(context, 'WhatsApp Suporte');
   });
 
   afterAll(async () => {
