@@ -2,7 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { operatorTokenSettingsOf } from '@platform/auth';
 import { transportNamespaceOf } from '@platform/transport';
+import { outboxCommittedChannel } from '@platform/webhooks';
 import { RealtimeGatewayConfig } from './config';
+import { OUTBOX_COMMITTED_CHANNEL, OutboxNudgeListener } from './relay/outbox-nudge-listener';
 import { OutboxRelay, RELAY_POLL_MS } from './relay/outbox-relay';
 import { ChannelRequestForwarder, FORWARD_SETTINGS, ForwardSettings } from './sockets/channel-request-forwarder';
 import { RealtimeSockets } from './sockets/realtime-sockets';
@@ -49,9 +51,11 @@ export class RealtimeGatewayModule {
         { provide: STREAM_SETTINGS, useValue: streams },
         { provide: SOCKET_SETTINGS, useValue: sockets },
         { provide: RELAY_POLL_MS, useValue: config.REALTIME_RELAY_POLL_MS },
+        { provide: OUTBOX_COMMITTED_CHANNEL, useValue: outboxCommittedChannel(transportNamespaceOf(config)) },
         { provide: FORWARD_SETTINGS, useValue: forwarding },
         TenantStreams,
         OutboxRelay,
+        OutboxNudgeListener,
         StreamFanOut,
         UpgradeAuthentication,
         ChannelRequestForwarder,

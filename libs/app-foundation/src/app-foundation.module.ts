@@ -9,7 +9,7 @@ import { RedisModule } from '@platform/redis';
 import { Clock } from '@platform/scheduling';
 import { RequestBudgetsModule } from '@platform/request-budgets';
 import { TransportReadinessModule, transportNamespaceOf } from '@platform/transport';
-import { WebhooksModule } from '@platform/webhooks';
+import { outboxCommittedChannel, WebhooksModule } from '@platform/webhooks';
 import { DatabasePoolMetrics } from './database-pool-metrics';
 
 export interface AppFoundationOptions {
@@ -50,7 +50,7 @@ export class AppFoundationModule {
           ),
         ),
         AuditModule.forApp(app),
-        WebhooksModule.forApp(app),
+        WebhooksModule.forApp(app, outboxCommittedChannel(transportNamespaceOf(config))),
         TransportReadinessModule,
         HealthModule,
       ],

@@ -1,3 +1,4 @@
+export { afterCommit, runTransaction } from './after-commit';
 export { createDataSource, dataSourceOptions, STATEMENT_TIMEOUT_MS } from './data-source';
 export type { DatabaseSettings } from './data-source';
 export { DatabaseModule } from './database.module';

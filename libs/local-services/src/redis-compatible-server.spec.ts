@@ -94,6 +94,16 @@ describe('RedisCompatibleServer', () => {
     expect(received).toEqual(['ns:request hello']);
   });
 
+  it('delivers an empty publication, as the outbox nudge is (it carries nothing)', async () => {
+    const subscriber = connect(4);
+    const received: string[] = [];
+    subscriber.on('message', (channel: string, message: string) => received.push(`${channel} [${message}]`));
+    await subscriber.subscribe('realtime:v1:outbox-committed:ns');
+    expect(await redis.publish('realtime:v1:outbox-committed:ns', '')).toBe(1);
+    await redis.ping();
+    expect(received).toEqual(['realtime:v1:outbox-committed:ns []']);
+  });
+
   it('lists subscribed connections by name and database, and closes one by its id, as Redis does', async () => {
     const listener = new Redis(server.url(4), { connectionName: 'app:listener', maxRetriesPerRequest: 1, retryStrategy: () => null });
     clients.push(listener);

@@ -1,8 +1,10 @@
 import { grantTenantScope } from '@platform/auth';
-import type { SqlRunner } from '@platform/database';
+import { runTransaction, SqlRunner } from '@platform/database';
 import { runWithRequestID } from '@platform/observability';
 import { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
+import type Redis from 'ioredis';
+import { OutboxNudges } from './outbox-nudges';
 import { WebhookEvents } from './webhook-events';
 import { WebhookEventsRepository } from './webhook-events.repository';
 
@@ -21,10 +23,32 @@ function recordingRunner(): SqlRunner & { statements: { text: string; params: un
   };
 }
 
-function emitter(): WebhookEvents {
-  // Appending never touches the pool: the caller's transaction runs the statement.
-  return new WebhookEvents(new WebhookEventsRepository(Object.create(DataSource.prototype) as DataSource), 'core-tenants');
+/** Redis as the nudges see it: every PUBLISH kept, each answered when `answer` says. */
+function recordingRedis() {
+  const published: { channel: string; message: string }[] = [];
+  const redis = {
+    published,
+    answer: async () => 0,
+    publish(channel: string, message: string) {
+      published.push({ channel, message });
+      return redis.answer();
+    },
+  };
+  return redis;
 }
+
+function emitter(redis = recordingRedis()): WebhookEvents {
+  // Appending never touches the pool: the caller's transaction runs the statement.
+  const nudges = new OutboxNudges(redis as unknown as Redis, 'realtime:v1:outbox-committed:test');
+  return new WebhookEvents(new WebhookEventsRepository(Object.create(DataSource.prototype) as DataSource), 'core-tenants', nudges);
+}
+
+/** A DataSource whose transactions run on `runner`: committed when the work resolves, rolled back when it throws. */
+function dataSourceOn(runner: SqlRunner): DataSource {
+  return { transaction: (work: (manager: SqlRunner) => Promise<unknown>) => work(runner) } as unknown as DataSource;
+}
+
+const message = { type: 'notifications.read' as const, subject: `operator:${operatorID}`, data: { operatorID, sessionID: operatorID, inboxID: operatorID, markedRead: 1 } };
 
 describe('WebhookEvents', () => {
   it("appends an ordered event in the caller's transaction, keyed by its subject, with the catalog's version and the request id", async () => {
@@ -58,5 +82,68 @@ describe('WebhookEvents', () => {
       data: { webhookEndpointID: operatorID, message: 'A test event sent on request.' },
     });
     expect(runner.statements[0].params[3]).toBeNull();
+  });
+
+  describe('the real-time relay nudge', () => {
+    it('is published once the transaction committed, once for a transaction of several conversation events', async () => {
+      const redis = recordingRedis();
+      const events = emitter(redis);
+      const runner = recordingRunner();
+      await runTransaction(dataSourceOn(runner), async (transaction) => {
+        await events.emit(transaction, tenant, message);
+        await events.emit(transaction, tenant, message);
+        // Not before the commit: the relay would find nothing yet.
+        expect(redis.published).toEqual([]);
+      });
+      expect(runner.statements).toHaveLength(2);
+      expect(redis.published).toEqual([{ channel: 'realtime:v1:outbox-committed:test', message: '' }]);
+    });
+
+    it('is not published when the transaction rolls back', async () => {
+      const redis = recordingRedis();
+      const events = emitter(redis);
+      const rolledBack = runTransaction(dataSourceOn(recordingRunner()), async (transaction) => {
+        await events.emit(transaction, tenant, message);
+        throw new Error('the change failed after its event');
+      });
+      await expect(rolledBack).rejects.toThrow('the change failed after its event');
+      expect(redis.published).toEqual([]);
+    });
+
+    it('is not published for events that only webhooks receive', async () => {
+      const redis = recordingRedis();
+      await runTransaction(dataSourceOn(recordingRunner()), (transaction) =>
+        emitter(redis).emit(transaction, tenant, { type: 'member.removed', subject: `member:${operatorID}`, data: { operatorID, role: 'member' } }),
+      );
+      expect(redis.published).toEqual([]);
+    });
+
+    it('never fails the committed change when Redis is away', async () => {
+      const redis = recordingRedis();
+      redis.answer = () => Promise.reject(new Error('Connection is closed.'));
+      const answer = await runTransaction(dataSourceOn(recordingRunner()), async (transaction) => {
+        await emitter(redis).emit(transaction, tenant, message);
+        return 'committed';
+      });
+      expect(answer).toBe('committed');
+      expect(redis.published).toHaveLength(1);
+    });
+
+    it('announces commits made while a publish is under way with one more publish after it', async () => {
+      const redis = recordingRedis();
+      const answers: (() => void)[] = [];
+      redis.answer = () => new Promise<number>((resolve) => answers.push(() => resolve(1)));
+      const events = emitter(redis);
+      const commit = () => runTransaction(dataSourceOn(recordingRunner()), (transaction) => events.emit(transaction, tenant, message));
+      await commit();
+      await commit();
+      await commit();
+      expect(redis.published).toHaveLength(1);
+      answers.shift()!();
+      await expect.poll(() => redis.published.length).toBe(2);
+      answers.shift()!();
+      await commit();
+      await expect.poll(() => redis.published.length).toBe(3);
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
-import type { SqlRunner } from '@platform/database';
+import { afterCommit, SqlRunner } from '@platform/database';
 import { propagatedHeaders } from '@platform/observability';
+import { OutboxNudges } from './outbox-nudges';
+import { isRealtimeEventType } from './realtime-event-types';
 import type { WebhookEventData } from './webhook-event-payloads';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from './webhook-event-types';
 import { WebhookEventsRepository } from './webhook-events.repository';
@@ -27,12 +29,18 @@ export interface WebhookEvent<Type extends WebhookEventType = WebhookEventType> 
  * exists exactly when its change committed and none survives a rollback.
  * Delivery happens later, in services-api, never on the request that caused
  * the event: a slow receiver cannot slow a change down.
+ *
+ * A conversation event also nudges the real-time gateways' relay once its
+ * transaction committed (never before: the relay would find nothing yet), so
+ * it reaches sockets without waiting for the relay's poll. Here, at the one
+ * place every event is appended, rather than in each use case.
  */
 @Injectable()
 export class WebhookEvents {
   constructor(
     private readonly events: WebhookEventsRepository,
     @Inject(WEBHOOK_EMITTER) private readonly emittedBy: string,
+    private readonly nudges: OutboxNudges,
   ) {}
 
   async emit<Type extends WebhookEventType>(runner: SqlRunner, scope: TenantScope, event: WebhookEvent<Type>): Promise<void> {
@@ -45,6 +53,7 @@ export class WebhookEvents {
       emittedBy: this.emittedBy,
       headers: propagatedHeaders() ?? null,
     });
+    this.nudgeAfterCommit(runner, event.type);
   }
 
   /**
@@ -63,5 +72,11 @@ export class WebhookEvents {
       headers: propagatedHeaders() ?? null,
       events: events.map((event) => ({ orderingKey: catalog.ordered ? event.subject : null, data: event.data })),
     });
+    this.nudgeAfterCommit(runner, type);
+  }
+
+  /** A conversation event is streamed to sockets: the relay looks once the transaction committed. */
+  private nudgeAfterCommit(runner: SqlRunner, type: WebhookEventType): void {
+    if (isRealtimeEventType(type)) afterCommit(runner, 'outbox-nudge', () => this.nudges.committed());
   }
 }

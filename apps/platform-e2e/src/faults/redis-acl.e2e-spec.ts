@@ -50,7 +50,7 @@ async function asUser(platform: FaultPlatform, user: { username: string; passwor
     client.disconnect();
   }
 }
-const app = (name: AppName) => ({ username: name, password: passwordOf(name) });
+const app = (name: AppName | 'realtime-gateway') => ({ username: name, password: passwordOf(name) });
 
 /** The three built apps on a redis-server with ACLs, each with its own user (docs/deployment.md, Redis). */
 describe('Redis with one ACL user per app', () => {
@@ -116,8 +116,14 @@ describe('Redis with one ACL user per app', () => {
     expect(await asUser(platform, app('core-tenants'), 'GET', 'helpdesk:v1:refresh:x')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('core-tenants'), 'FLUSHALL')).toMatch(/NOPERM/);
     expect(await asUser(platform, app('core-tenants'), 'KEYS', '*')).toMatch(/NOPERM/);
+    // Only services-api announces commits of conversation events; the gateway only listens (docs/security.md, The real-time relay's nudges).
+    expect(await asUser(platform, app('realtime-gateway'), 'PUBLISH', `realtime:v1:outbox-committed:${NAMESPACE}`, '')).toMatch(/NOPERM/);
+    expect(await asUser(platform, app('plugins-helpdesk'), 'PUBLISH', `realtime:v1:outbox-committed:${NAMESPACE}`, '')).toMatch(/NOPERM/);
+    expect(await asUser(platform, app('services-api'), 'PUBLISH', 'realtime:v1:outbox-committed:production', '')).toMatch(/NOPERM/);
     // And what is theirs works (the same calls could not pass for another reason).
     expect(await asUser(platform, app('services-api'), 'PUBLISH', `${NAMESPACE}:operator-tokens.issue`, '{}')).toEqual(expect.any(Number));
     expect(await asUser(platform, app('plugins-helpdesk'), 'GET', 'helpdesk:v1:refresh:x')).toBeNull();
+    expect(await asUser(platform, app('services-api'), 'PUBLISH', `realtime:v1:outbox-committed:${NAMESPACE}`, '')).toEqual(expect.any(Number));
+    expect(await asUser(platform, harness, 'ACL', 'DRYRUN', 'realtime-gateway', 'SUBSCRIBE', `realtime:v1:outbox-committed:${NAMESPACE}`)).toBe('OK');
   });
 });

@@ -1,27 +1,6 @@
-/**
- * The outbox events that flow to sockets (docs/realtime.md, Events): the
- * conversation events. Everything else in the outbox (members, plugins,
- * domains) is for webhooks only and is never streamed.
- */
-export const REALTIME_EVENT_TYPES = [
-  'message.created',
-  'message.statusChanged',
-  'session.opened',
-  'session.assigned',
-  'session.transferred',
-  'session.participantJoined',
-  'session.closed',
-  'notifications.read',
-  'notifications.counts',
-] as const;
-
-export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
-
-const STREAMED = new Set<string>(REALTIME_EVENT_TYPES);
-
-export function isRealtimeEventType(type: string): type is RealtimeEventType {
-  return STREAMED.has(type);
-}
+// The streamed types are the outbox's to name (libs/webhooks): its emits nudge the relay for the same types.
+export { isRealtimeEventType, REALTIME_EVENT_TYPES } from '@platform/webhooks';
+export type { RealtimeEventType } from '@platform/webhooks';
 
 /** One event as it sits in a tenant's stream and reaches a socket: the outbox row's id, type, instant, subject and data. */
 export interface StreamedEvent {

@@ -1,7 +1,7 @@
 import { trustedTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { ConversationFixtures, createTestDataSource, FixtureBuilder } from '@platform/testing';
-import { WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxNudges, WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationCountsRepository } from '../../notifications/notification-counts.repository';
@@ -35,7 +35,9 @@ describe('NotificationCountEvents, with the fan-out and the counts repository', 
     ({ dataSource, close } = await createTestDataSource(2));
     fanouts = new NotificationFanoutsRepository(dataSource);
     counts = new NotificationCountsRepository(dataSource);
-    countEvents = new NotificationCountEvents(counts, new WebhookEvents(new WebhookEventsRepository(dataSource), 'services-api'));
+    // No gateway listens here: the spec reads the outbox's rows.
+    const noNudges = { committed: () => undefined } as unknown as OutboxNudges;
+    countEvents = new NotificationCountEvents(counts, new WebhookEvents(new WebhookEventsRepository(dataSource), 'services-api', noNudges));
     fixtures = new FixtureBuilder(dataSource);
     conversations = new ConversationFixtures(dataSource);
   });
