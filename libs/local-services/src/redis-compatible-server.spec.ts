@@ -94,6 +94,18 @@ describe('RedisCompatibleServer', () => {
     expect(received).toEqual(['ns:request hello']);
   });
 
+  it('counts subscribers as PUBSUB NUMSUB, CHANNELS and NUMPAT do', async () => {
+    const subscriber = connect(5);
+    await subscriber.subscribe('ns:counted');
+    await subscriber.psubscribe('ns:*');
+    expect(await redis.pubsub('NUMSUB', 'ns:counted', 'ns:nobody')).toEqual(['ns:counted', 1, 'ns:nobody', 0]);
+    expect(await redis.pubsub('CHANNELS', 'ns:*')).toContain('ns:counted');
+    expect(await redis.pubsub('CHANNELS', 'other:*')).toEqual([]);
+    expect(await redis.pubsub('NUMPAT')).toBeGreaterThanOrEqual(1);
+    await subscriber.unsubscribe('ns:counted');
+    expect(await redis.pubsub('NUMSUB', 'ns:counted')).toEqual(['ns:counted', 0]);
+  });
+
   it('delivers an empty publication, as the outbox nudge is (it carries nothing)', async () => {
     const subscriber = connect(4);
     const received: string[] = [];

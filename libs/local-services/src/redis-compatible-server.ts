@@ -256,6 +256,8 @@ export class RedisCompatibleServer {
         return this.storeCommand(connection, 'flushdb', args);
       case 'PUBLISH':
         return this.publish(args[0], args[1]);
+      case 'PUBSUB':
+        return this.pubsub(args);
       case 'EVAL':
         this.keepScript(args[0]);
         return this.evaluate(connection, args[0], args.slice(1));
@@ -319,6 +321,26 @@ export class RedisCompatibleServer {
       if (subscribing) set.add(target);
       else set.delete(target);
       connection.socket.write(encodeReply([kind, target, count()]));
+    }
+  }
+
+  /**
+   * PUBSUB NUMSUB, CHANNELS and NUMPAT, counted over every connection as
+   * Redis counts them (a test waits on NUMSUB for a listener to be there).
+   */
+  private pubsub([subcommand = '', ...args]: string[]): Reply {
+    const connections = [...this.connections];
+    switch (subcommand.toUpperCase()) {
+      case 'NUMSUB':
+        return args.flatMap((channel) => [channel, connections.filter((each) => each.channels.has(channel)).length]);
+      case 'CHANNELS': {
+        const matching = args[0] === undefined ? undefined : globToRegExp(args[0]);
+        return [...new Set(connections.flatMap((each) => [...each.channels]))].filter((channel) => !matching || matching.test(channel));
+      }
+      case 'NUMPAT':
+        return connections.reduce((sum, each) => sum + each.patterns.size, 0);
+      default:
+        return new ErrorReply(`ERR unknown subcommand '${subcommand}'`);
     }
   }
 
