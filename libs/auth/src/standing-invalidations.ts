@@ -100,7 +100,9 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
   onModuleInit(): void {
     // An app that also runs a transport server (core-tenants) initialises its modules twice: one listener per process.
     if (this.subscriber) return;
-    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:standings` });
+    // autoResubscribe off: this listener subscribes on every 'ready' itself, and ioredis's own resubscribe
+    // sends SUBSCRIBE with nothing to catch its rejection when the connection drops again at once (no offline queue).
+    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:standings`, autoResubscribe: false });
     this.subscriber = subscriber;
     subscriber.on('ready', () => void this.subscribe(subscriber));
     subscriber.on('close', () => this.stopTrusting());

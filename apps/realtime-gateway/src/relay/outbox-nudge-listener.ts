@@ -30,7 +30,8 @@ export class OutboxNudgeListener implements OnModuleInit, OnApplicationShutdown 
   ) {}
 
   onModuleInit(): void {
-    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:outbox-nudges` });
+    // autoResubscribe off, as the standings' listener: it subscribes on every 'ready' itself, and catches the refusal.
+    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:outbox-nudges`, autoResubscribe: false });
     this.subscriber = subscriber;
     subscriber.on('ready', () => void this.subscribe(subscriber));
     // Outages are reported by the shared client (libs/redis); this connection only reconnects with it.
