@@ -1,8 +1,36 @@
 import { RedisCompatibleServer } from '@platform/local-services';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FixedWindowCounters } from './fixed-window-counters';
+import { FixedWindowCounters, WindowCounter, WindowLease, WindowReading } from './fixed-window-counters';
 import { blockOf, LeasedWindows } from './leased-windows';
+
+/** How many turns of the microtask queue after each lease answer callers arrive at. */
+const TURNS_AFTER_ANSWER = 12;
+
+/**
+ * The real counters, on Redis, with callers arriving while a lease's answer is
+ * handed over: once Redis has answered a lease, a block's worth of callers
+ * charges at each of the next `TURNS_AFTER_ANSWER` turns of the microtask
+ * queue (while any is left to arrive). However many turns the replica takes
+ * between Redis's answer and the request that asked for it, callers come in
+ * between, as requests of other connections do on a busy replica; the order is
+ * the same on any machine, fast or slow.
+ */
+class CallersBetweenTurns extends FixedWindowCounters {
+  arrive: () => void = () => undefined;
+
+  override async lease(counter: WindowCounter, block: number): Promise<WindowLease> {
+    const answer = await super.lease(counter, block);
+    let turn = 0;
+    const next = () => {
+      for (let caller = 0; caller < blockOf(counter.limit); caller += 1) this.arrive();
+      turn += 1;
+      if (turn < TURNS_AFTER_ANSWER) queueMicrotask(next);
+    };
+    queueMicrotask(next);
+    return answer;
+  }
+}
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
@@ -58,6 +86,59 @@ describe.each(['redis', 'in-memory server'] as const)('LeasedWindows on %s', (ki
     expect((await only.charge([principal, tenant])).map(({ allowed }) => allowed)).toEqual([true, true]);
     expect((await only.charge([principal, tenant])).map(({ allowed }) => allowed)).toEqual([false]);
     expect(Number(await connections[0].get(tenant.key))).toBe(1);
+  });
+
+  /**
+   * `callers` charges of one counter on one replica, each arriving while an
+   * earlier one's lease is handed over (CallersBetweenTurns): their readings,
+   * in order of arrival.
+   */
+  const chargeWhileLeasesAnswer = async (budget: WindowCounter, callers: number): Promise<WindowReading[]> => {
+    const redis = new Redis(server ? server.url(0) : TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    connections.push(redis);
+    const between = new CallersBetweenTurns(redis);
+    const windows = new LeasedWindows(between);
+    const verdicts: Promise<WindowReading[]>[] = [];
+    between.arrive = () => {
+      if (verdicts.length < callers) verdicts.push(windows.charge([budget]));
+    };
+    // The first caller leases; the others arrive as leases answer, and any left once they stop arrive at the end.
+    for (let settled = 0; settled < callers; settled = verdicts.length) {
+      if (verdicts.length === settled) between.arrive();
+      await Promise.all(verdicts);
+    }
+    return (await Promise.all(verdicts)).map(([reading]) => reading);
+  };
+
+  it('serves every caller under the limit while others arrive as each lease answers, leasing what it served', async () => {
+    const budget = counter('arrivals-under-limit', 100);
+    expect(blockOf(budget.limit)).toBe(1);
+    const readings = await chargeWhileLeasesAnswer(budget, 28);
+    expect(readings.filter(({ allowed }) => !allowed)).toEqual([]);
+    expect(Number(await connections[0].get(budget.key))).toBe(28);
+  });
+
+  it('serves whole blocks to callers arriving as each lease answers, none refused under the limit', async () => {
+    const budget = counter('arrivals-whole-blocks', 300);
+    expect(blockOf(budget.limit)).toBe(3);
+    const readings = await chargeWhileLeasesAnswer(budget, 40);
+    expect(readings.filter(({ allowed }) => !allowed)).toEqual([]);
+    expect(Number(await connections[0].get(budget.key))).toBeGreaterThanOrEqual(40);
+    expect(Number(await connections[0].get(budget.key))).toBeLessThan(40 + blockOf(budget.limit));
+  });
+
+  it('refuses only once the limit is served, with nothing left and the window\'s end, and never counts past it', async () => {
+    const budget = counter('arrivals-past-limit', 6);
+    const readings = await chargeWhileLeasesAnswer(budget, 15);
+    expect(readings.filter(({ allowed }) => allowed)).toHaveLength(6);
+    const refusals = readings.filter(({ allowed }) => !allowed);
+    expect(refusals).toHaveLength(9);
+    for (const refusal of refusals) {
+      expect(refusal.remaining).toBe(0);
+      expect(refusal.resetMs).toBeGreaterThan(0);
+      expect(refusal.resetMs).toBeLessThanOrEqual(60_000);
+    }
+    expect(Number(await connections[0].get(budget.key))).toBe(6);
   });
 
   it('gives back what a replica leased and did not spend, for another replica to serve', async () => {

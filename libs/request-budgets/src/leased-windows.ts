@@ -33,6 +33,12 @@ interface Block {
   exhausted: boolean;
 }
 
+/** A lease's answer: the block as it stands, and the reading of the request that asked for it. */
+interface Lease {
+  block: Block;
+  reading: WindowReading;
+}
+
 /**
  * The request budgets' counters, spent locally from blocks leased from Redis
  * (docs/security.md, Rate limits and quotas; docs/scaling.md, Request budgets
@@ -41,6 +47,11 @@ interface Block {
  * without a round trip, and leases again when the block is spent, when the
  * window turns, or after `LEASE_REFRESH_MS` so that its view of the others'
  * spending stays fresh; at shutdown it gives back what it did not spend.
+ * One lease per counter is in flight at a time: the request that sent it is
+ * served from the answer in the same turn, the requests waiting on it next,
+ * and a request that finds nothing left leases again. It refuses only when
+ * a lease answers that the window has nothing left and the block is empty:
+ * never because concurrent requests spent a block it had leased.
  *
  * All replicas together never serve more than the limit in a window: every
  * request served was leased from it. A replica may refuse while others still
@@ -56,7 +67,7 @@ interface Block {
 export class LeasedWindows implements OnApplicationShutdown {
   private readonly blocks = new Map<string, Block>();
   /** The lease in flight per counter: one at a time, the others wait for it. */
-  private readonly leasing = new Map<string, Promise<Block>>();
+  private readonly leasing = new Map<string, Promise<Lease>>();
 
   constructor(
     private readonly counters: FixedWindowCounters,
@@ -89,42 +100,53 @@ export class LeasedWindows implements OnApplicationShutdown {
     await Promise.allSettled(held.map((block) => this.counters.giveBack(block.counter, block.unspent, block.endsAt - now)));
   }
 
+  /**
+   * Serves the request from this replica's block, or from the lease in
+   * flight, or leases. A request refuses only on a lease's answer that Redis
+   * has nothing left of the window and the block nothing either: a block
+   * other requests spent meanwhile sends it to lease again, never to a
+   * refusal.
+   */
   private async spend(counter: WindowCounter): Promise<WindowReading> {
-    const kept = this.blocks.get(counter.key);
-    if (kept && this.fresh(kept) && kept.unspent > 0) return this.take(kept);
-    const inFlight = this.leasing.get(counter.key);
-    if (inFlight) {
+    for (;;) {
+      const kept = this.blocks.get(counter.key);
+      if (kept && this.fresh(kept) && kept.unspent > 0) return this.take(kept);
+      const inFlight = this.leasing.get(counter.key);
+      if (!inFlight) return this.leaseAndSpend(counter);
       // Another request of this replica is asking Redis: its answer serves this one too, or says the window is spent.
-      const leased = await inFlight;
-      if (leased.unspent > 0) return this.take(leased);
-      if (leased.exhausted && leased.endsAt > this.now()) return this.refusal(leased);
-      return this.spend(counter);
+      const { block } = await inFlight;
+      if (block.unspent > 0) return this.take(block);
+      if (block.exhausted && block.endsAt > this.now()) return this.refusal(block);
     }
-    return this.leaseAndSpend(counter);
   }
 
   private async leaseAndSpend(counter: WindowCounter): Promise<WindowReading> {
     const lease = this.lease(counter);
     this.leasing.set(counter.key, lease);
-    try {
-      const block = await lease;
-      return block.unspent > 0 ? this.take(block) : this.refusal(block);
-    } finally {
-      if (this.leasing.get(counter.key) === lease) this.leasing.delete(counter.key);
-    }
+    return (await lease).reading;
   }
 
-  /** Tops this replica's block up to a whole block, or starts one in a new window. */
-  private async lease(counter: WindowCounter): Promise<Block> {
-    const sentAt = this.now();
-    const kept = this.blocks.get(counter.key);
-    const live = kept && kept.endsAt > sentAt ? kept : undefined;
-    const { granted, count, resetMs } = await this.counters.lease(counter, Math.max(blockOf(counter.limit) - (live?.unspent ?? 0), 0));
-    // What is left of the block now, not when the lease was sent.
-    const unspent = live && this.blocks.get(counter.key) === live ? live.unspent : 0;
-    const block: Block = { counter, unspent: unspent + granted, count, endsAt: sentAt + resetMs, leasedAt: sentAt, exhausted: unspent + granted === 0 };
-    this.keep(block);
-    return block;
+  /**
+   * Tops this replica's block up to a whole block, or starts one in a new
+   * window, and serves the request that asked from it in the same turn as
+   * Redis's answer: requests arriving before that request resumes find the
+   * block already charged for it, so they cannot spend its share.
+   */
+  private async lease(counter: WindowCounter): Promise<Lease> {
+    try {
+      const sentAt = this.now();
+      const kept = this.blocks.get(counter.key);
+      const live = kept && kept.endsAt > sentAt ? kept : undefined;
+      const { granted, count, resetMs } = await this.counters.lease(counter, Math.max(blockOf(counter.limit) - (live?.unspent ?? 0), 0));
+      // What is left of the block now, not when the lease was sent.
+      const unspent = live && this.blocks.get(counter.key) === live ? live.unspent : 0;
+      const block: Block = { counter, unspent: unspent + granted, count, endsAt: sentAt + resetMs, leasedAt: sentAt, exhausted: unspent + granted === 0 };
+      this.keep(block);
+      return { block, reading: block.exhausted ? this.refusal(block) : this.take(block) };
+    } finally {
+      // Answered or failed, in the same turn: the next request leases anew rather than waiting on this one.
+      this.leasing.delete(counter.key);
+    }
   }
 
   private fresh(block: Block): boolean {

@@ -1,5 +1,7 @@
 import { MetricsListener } from '@platform/observability';
-import { request, singleError } from '@platform/testing';
+import { request, singleError, TEST_REDIS_URL } from '@platform/testing';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
@@ -169,6 +171,66 @@ describe('request budgets of authenticated operations', () => {
     expect(limited.status).toBe(429);
     expect(singleError(limited.body)).toEqual(TOO_MANY);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('request budgets under requests sent at once', () => {
+  let platform: TestPlatform;
+  let redis: Redis;
+  /** Under 200 a window: leased one request at a time, so requests sent at once each need a lease of their own. */
+  const PRINCIPAL_BUDGET = 100;
+
+  /** A tenant with `count` new plugin connections (each a principal of its own), of as many plugins. */
+  const connectionsOf = async (count: number) => {
+    const tenantID = await platform.fixtures.tenant();
+    const connections = [];
+    for (let index = 0; index < count; index += 1) connections.push(await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID));
+    return { tenantID, connections };
+  };
+  const sessions = (tenantID: string, authorization: string) =>
+    request(platform.servicesUrl, `/v1/tenants/${tenantID}/contacts/${randomUUID()}/sessions`, { headers: { authorization } });
+  /** `count` requests of each connection, all sent at once on the one services-api replica. */
+  const atOnce = (tenantID: string, authorizations: string[], count: number) =>
+    Promise.all(authorizations.flatMap((authorization) => Array.from({ length: count }, () => sessions(tenantID, authorization))));
+  const principalCount = async (pluginConnectionID: string) => Number(await redis.get(`quota:v1:services-api:principal:pluginConnection:${pluginConnectionID}`));
+
+  beforeAll(async () => {
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { RATE_LIMIT_PRINCIPAL: `${PRINCIPAL_BUDGET}/60s`, RATE_LIMIT_TENANT: '10000/60s' } });
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await platform.close();
+  });
+
+  it('services-api: new principals sending 8 and then 20 requests at once, under their budget, are all served, and each one\'s counter is what it was served', async () => {
+    const { tenantID, connections } = await connectionsOf(12);
+    for (const count of [8, 20]) {
+      const answers = await atOnce(tenantID, connections.map(({ authorization }) => authorization), count);
+      expect(answers.map(({ status }) => status).filter((status) => status !== 200)).toEqual([]);
+    }
+    for (const { pluginConnectionID } of connections) expect(await principalCount(pluginConnectionID)).toBe(28);
+  });
+
+  it('services-api: requests at once past the budget: the budget is served, the rest are 429 1071 with r=0 and the window\'s Retry-After, and the counter stays at the budget', async () => {
+    const { tenantID, connections } = await connectionsOf(1);
+    const [{ authorization, pluginConnectionID }] = connections;
+    const answers = await atOnce(tenantID, [authorization], PRINCIPAL_BUDGET + 30);
+    expect(answers.filter(({ status }) => status === 200)).toHaveLength(PRINCIPAL_BUDGET);
+    const refused = answers.filter(({ status }) => status !== 200);
+    expect(refused).toHaveLength(30);
+    for (const answer of refused) {
+      expect(answer.status).toBe(429);
+      expect(singleError(answer.body)).toEqual(TOO_MANY);
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(answer.headers.get('ratelimit')).toBe(`"principal";r=0;t=${retryAfter}`);
+    }
+    expect(await principalCount(pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
+    // Still refused afterwards, and still nothing counted past the budget.
+    expect((await sessions(tenantID, authorization)).status).toBe(429);
+    expect(await principalCount(pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
   });
 });
 
