@@ -98,7 +98,11 @@ export class TenantStreams {
    * Appends events in order, each sealed with the stream's epoch and its own
    * offset, trimming what fell out of the window. The offsets are chosen
    * here (after the stream's newest entry, from this clock's milliseconds),
-   * so that the seal can name them; one relay appends at a time.
+   * so that the seal can name them; one relay appends at a time. Should
+   * something else have written the stream's top since it was read (a
+   * second appender, or a Redis writer), Redis refuses the XADDs at or below
+   * it, the append fails and the relay appends the batch again at its next
+   * round (at least once); no entry is ever placed below one appended before.
    */
   async append(tenantID: string, events: StreamedEvent[], nowMs = Date.now()): Promise<void> {
     if (events.length === 0) return;
