@@ -57,6 +57,11 @@ export class AppException extends Error {
     return ERROR_CATALOG[this.key].status;
   }
 
+  /** The `Retry-After` header's value (whole seconds, at least 1), or undefined when the exception carries none. */
+  get retryAfterHeader(): string | undefined {
+    return this.retryAfterSeconds === undefined ? undefined : String(Math.max(1, Math.ceil(this.retryAfterSeconds)));
+  }
+
   get code(): number {
     return ERROR_CATALOG[this.key].code;
   }

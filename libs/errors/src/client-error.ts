@@ -22,11 +22,13 @@ function keyOfClientError(code: string | undefined): ErrorKey {
 export function rawErrorResponse(exception: AppException): string {
   const body = JSON.stringify(errorEnvelope(exception.toBody()));
   const allow = exception.allowedMethods ? `Allow: ${exception.allowedMethods.join(', ')}\r\n` : '';
+  const retryAfter = exception.retryAfterHeader === undefined ? '' : `Retry-After: ${exception.retryAfterHeader}\r\n`;
   return (
     `HTTP/1.1 ${exception.status} ${STATUS_CODES[exception.status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     allow +
+    retryAfter +
     'Connection: close\r\n\r\n' +
     body
   );

@@ -86,7 +86,7 @@ export function whyNoRouteAnswers(url: string, allowedMethodsAt?: AllowedMethods
 
 /** Writes a platform error as the answer: its status, the envelope and the headers it carries. */
 export function replyWithError(reply: FastifyReply, appException: AppException): void {
-  if (appException.retryAfterSeconds !== undefined) void reply.header('retry-after', String(Math.max(1, Math.ceil(appException.retryAfterSeconds))));
+  if (appException.retryAfterHeader !== undefined) void reply.header('retry-after', appException.retryAfterHeader);
   if (appException.allowedMethods !== undefined) void reply.header('allow', appException.allowedMethods.join(', '));
   void reply.status(appException.status).header('content-type', 'application/json; charset=utf-8').send(errorEnvelope(appException.toBody()));
 }

@@ -30,7 +30,7 @@ const withOptional = (schema: Schema, properties: Record<string, Schema>): Schem
 
 export const CLIENT_FRAME_SCHEMAS: Record<(typeof CLIENT_FRAME_TYPES)[number], Schema> = {
   subscribe: frame('subscribe', 'Start receiving from now.'),
-  resume: frame('resume', 'Start after the last event received: its epoch and offset.', { epoch, offset }),
+  resume: frame('resume', 'Start after the last event received: its epoch and offset. An offset no stream can hold (a number past 2^64-1) is answered with `resync-required`.', { epoch, offset }),
   ping: frame('ping', 'Answered with `pong`.'),
   'post-message': frame(
     'post-message',
@@ -105,7 +105,12 @@ export const SERVER_FRAME_SCHEMAS: Record<string, Schema> = {
   subscribed: frame('subscribed', 'Delivery starts after `offset` (on resume, the missed events follow).', { epoch, offset }),
   event: frame('event', 'One event.', { epoch, offset, event: EVENT_SCHEMA }),
   heartbeat: frame('heartbeat', 'The offset the socket has passed with no event for it: keep it for a resume.', { epoch, offset }),
-  'resync-required': frame('resync-required', 'What came before cannot be replayed: fetch the state over REST; delivery goes on after `offset`.', { epoch, offset }),
+  'resync-required': frame(
+    'resync-required',
+    'Events up to `offset` cannot be delivered (past the window, another epoch, or an entry that lapsed before it reached the socket): fetch the state over REST; delivery goes on after `offset`. ' +
+      'Answers a resume, or comes after `subscribed` or between events: never a silent gap.',
+    { epoch, offset },
+  ),
   reconnect: frame('reconnect', 'The replica is stopping: reconnect with `resume` after `afterMs`; the socket then closes with 1012.', { afterMs: { type: 'integer', minimum: 0 } }),
   error: withOptional(frame('error', 'A frame was refused, or a request answered with an error (then with its requestID); the socket stays open.', { error: errorBody }), { requestID }),
   result: frame('result', 'The answer to a request: the REST status and the `data` services-api answered.', {

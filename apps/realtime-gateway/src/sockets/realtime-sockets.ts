@@ -187,8 +187,9 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
 
   /**
    * Starts delivery: from now (`subscribe`), or after the client's last
-   * offset (`resume`) when that offset is still in the window of the same
-   * stream; otherwise `resync-required` and delivery from now.
+   * offset (`resume`) when that offset is still in the same stream and what
+   * follows it still in the window (TenantStreams.resumableAfter); otherwise
+   * `resync-required` and delivery from now.
    */
   private async subscribe(subscriber: Subscriber, frame: Exclude<ClientFrame, { type: 'ping' }>): Promise<void> {
     const tenantID = subscriber.identity.tenantID;
@@ -197,7 +198,7 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     await this.fanOut.join(subscriber);
     const epoch = await this.streams.epochOf(tenantID);
     subscriber.epoch = epoch;
-    const resumable = frame.type === 'resume' && frame.epoch === epoch && (await this.streams.holds(tenantID, frame.offset));
+    const resumable = frame.type === 'resume' && frame.epoch === epoch && (await this.streams.resumableAfter(tenantID, frame.offset));
     if (frame.type === 'resume' && !resumable) {
       subscriber.offset = await this.streams.lastOffset(tenantID);
       subscriber.send({ type: 'resync-required', epoch, offset: subscriber.offset });

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
+import { isLapsed } from '../streams/streamed-event';
 import { TenantStreams } from '../streams/tenant-streams';
 import { framed } from './frames';
 import { Subscriber } from './subscriber';
@@ -92,7 +93,7 @@ export class StreamFanOut implements OnModuleInit, OnApplicationShutdown {
           const [tenantID, tenant] = reading[index];
           tenant.position = raw[raw.length - 1][0];
           // Each entry's frame is encoded once, for all the tenant's sockets on this replica.
-          const entries = this.streams.openAll(tenantID, raw).map(framed);
+          const entries = this.streams.openAll(tenantID, raw).map((entry) => (isLapsed(entry) ? entry : framed(entry)));
           if (entries.length === 0) continue;
           for (const subscriber of tenant.subscribers) subscriber.receiveLive(entries);
         }

@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import type { Principal } from '@platform/auth';
 import type WebSocket from 'ws';
 import { compareOffsets } from '../streams/offsets';
-import { StreamEntry } from '../streams/streamed-event';
+import { isLapsed, LapsedEntry, StreamRead } from '../streams/streamed-event';
 import { CLOSE_CODES, FramedEntry, framed, ServerFrame } from './frames';
 import { Audience, mayReceive } from './visibility';
 
@@ -45,7 +45,9 @@ export class Subscriber {
   offset = '';
   /** The offset last told to the client (in an event or heartbeat frame). */
   private toldOffset = '';
-  private heldBack: FramedEntry[] = [];
+  /** The last frame that told an offset was a resync: entries that lapsed one after another make one resync, not one each. */
+  private toldResync = false;
+  private heldBack: (FramedEntry | LapsedEntry)[] = [];
   /** Frames are being gathered into one write (deliverAll): the buffer is checked once they leave. */
   private corked = false;
   /** Seen a pong or a frame since the last heartbeat. */
@@ -63,7 +65,10 @@ export class Subscriber {
   send(frame: ServerFrame): void {
     if (this.state === 'closed') return;
     this.socket.send(JSON.stringify(frame));
-    if (frame.type === 'event' || frame.type === 'resync-required' || frame.type === 'subscribed') this.toldOffset = frame.offset;
+    if (frame.type === 'event' || frame.type === 'resync-required' || frame.type === 'subscribed') {
+      this.toldOffset = frame.offset;
+      this.toldResync = frame.type === 'resync-required';
+    }
     this.checkBuffer();
   }
 
@@ -71,6 +76,7 @@ export class Subscriber {
   private sendEvent(entry: FramedEntry): void {
     this.socket.send(entry.frame, { binary: false });
     this.toldOffset = entry.offset;
+    this.toldResync = false;
     this.checkBuffer();
   }
 
@@ -87,7 +93,7 @@ export class Subscriber {
   }
 
   /** The entries of one read of the tenant's stream, in offset order. */
-  receiveLive(entries: readonly FramedEntry[]): void {
+  receiveLive(entries: readonly (FramedEntry | LapsedEntry)[]): void {
     if (this.state === 'live') return this.deliverAll(entries);
     for (const entry of entries) {
       if (this.state !== 'catching-up') return;
@@ -106,7 +112,7 @@ export class Subscriber {
    * at once counts as waiting until all of it is sent, and a large gathering
    * must not pass for a slow consumer.
    */
-  private deliverAll(entries: readonly FramedEntry[]): void {
+  private deliverAll(entries: readonly (FramedEntry | LapsedEntry)[]): void {
     const connection = entries.length > 1 ? connectionOf(this.socket) : undefined;
     if (!connection) {
       for (const entry of entries) this.deliver(entry);
@@ -120,7 +126,7 @@ export class Subscriber {
       for (const entry of entries) {
         if (this.state === 'closed') break;
         this.deliver(entry);
-        gathered += entry.frame.length;
+        if (!isLapsed(entry)) gathered += entry.frame.length;
         if (gathered >= most) {
           connection.uncork();
           this.corked = false;
@@ -146,10 +152,18 @@ export class Subscriber {
     this.deliverAll(held);
   }
 
-  /** Delivers one entry if it is new to this socket and visible to it. */
-  deliver(entry: StreamEntry | FramedEntry): void {
+  /**
+   * Delivers one entry if it is new to this socket and visible to it. An
+   * entry that lapsed is an event this socket missed: the client is told to
+   * resync there, never left with a silent gap.
+   */
+  deliver(entry: StreamRead | FramedEntry): void {
     if (this.state === 'closed' || (this.offset && compareOffsets(entry.offset, this.offset) <= 0)) return;
     this.offset = entry.offset;
+    if (isLapsed(entry)) {
+      if (!this.toldResync) this.send({ type: 'resync-required', epoch: this.epoch, offset: entry.offset });
+      return;
+    }
     if (entry.epoch !== this.epoch) {
       // The stream was lost and begun again (Redis restarted empty): what came between is unknown.
       this.epoch = entry.epoch;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareOffsets } from './offsets';
+import { compareOffsets, isReadableOffset } from './offsets';
 
 /** The order by value, as Redis orders entry ids: milliseconds, then sequence. */
 function byValue(a: string, b: string): number {
@@ -28,5 +28,14 @@ describe('compareOffsets', () => {
 
   it('orders offsets by their numbers, as Redis does, leading zeros and all', () => {
     for (const a of offsets) for (const b of offsets) expect([a, b, compareOffsets(a, b)]).toEqual([a, b, byValue(a, b)]);
+  });
+});
+
+describe('isReadableOffset', () => {
+  it('takes offsets whose numbers fit 64 bits, leading zeros and all, but not the last id there can be', () => {
+    for (const offset of ['0-0', '00-01', '1764950400000-3', '18446744073709551615-0', '0-18446744073709551615', '018446744073709551614-1']) expect([offset, isReadableOffset(offset)]).toEqual([offset, true]);
+    for (const offset of ['99999999999999999999-0', '18446744073709551616-0', '0-18446744073709551616', '18446744073709551615-18446744073709551615']) {
+      expect([offset, isReadableOffset(offset)]).toEqual([offset, false]);
+    }
   });
 });

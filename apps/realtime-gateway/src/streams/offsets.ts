@@ -26,3 +26,18 @@ function compareDigits(a: string, aFrom: number, aTo: number, b: string, bFrom: 
 }
 
 const ZERO = '0'.charCodeAt(0);
+
+/** The largest number Redis takes in an entry id (each part is an unsigned 64-bit integer). */
+const MAX_ID_PART = 18_446_744_073_709_551_615n;
+
+/**
+ * Whether Redis can read the stream after `offset` (`<ms>-<seq>`, digits
+ * only, as isOffset checks): each number fits an unsigned 64-bit integer,
+ * and the offset is not the last id there can be (Redis refuses to read
+ * after it). An offset that matches the protocol's pattern but fails this
+ * names no entry of any stream: a resume with it is told to resync.
+ */
+export function isReadableOffset(offset: string): boolean {
+  const [ms, seq] = offset.split('-').map(BigInt);
+  return ms <= MAX_ID_PART && seq <= MAX_ID_PART && !(ms === MAX_ID_PART && seq === MAX_ID_PART);
+}

@@ -19,3 +19,21 @@ export interface StreamEntry {
   epoch: string;
   event: StreamedEvent;
 }
+
+/**
+ * An entry that was in the stream but cannot be delivered: its seal lapsed,
+ * it is older than the window, or it was sealed without its offset (by a
+ * release before seals bound it). A socket that had not passed it missed an
+ * event: it is told to resync, never left with a silent gap.
+ */
+export interface LapsedEntry {
+  offset: string;
+  lapsed: true;
+}
+
+/** What a read of the stream yields at an offset that opened: an entry to deliver, or one that lapsed. */
+export type StreamRead = StreamEntry | LapsedEntry;
+
+export function isLapsed(entry: StreamRead): entry is LapsedEntry {
+  return 'lapsed' in entry;
+}

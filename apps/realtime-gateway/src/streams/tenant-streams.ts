@@ -3,7 +3,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CacheSeal } from '@platform/auth';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
-import { StreamedEvent, StreamEntry } from './streamed-event';
+import { isReadableOffset } from './offsets';
+import { isLapsed, StreamedEvent, StreamRead } from './streamed-event';
 
 export const STREAM_SETTINGS = Symbol('STREAM_SETTINGS');
 
@@ -26,6 +27,16 @@ export function isOffset(value: unknown): value is string {
 const FIELD = 'e';
 /** How long past the window a sealed entry still opens: the stream trims approximately, and clocks differ a little. */
 const SEAL_SLACK_MS = 60_000;
+/** Entries a resume looks at past its offset to find the first one that opens (the others: not sealed by the relay). */
+const RESUME_LOOKAHEAD = 16;
+
+/** What an entry's seal covers besides the stream's key and its expiry. */
+interface SealedContent {
+  epoch: string;
+  /** The entry's own offset: a copy appended elsewhere in the stream does not open as an event. Absent in entries of earlier releases. */
+  at?: string;
+  event: StreamedEvent;
+}
 
 /**
  * One Redis Stream per tenant, the real-time fan-out between replicas
@@ -34,15 +45,20 @@ const SEAL_SLACK_MS = 60_000;
  * on resume.
  *
  * Beside each stream sits its epoch, a random id made when the stream is
- * first written to (SET NX). A stream lost with its epoch (Redis restarted
- * empty, the tenant quiet longer than the keys live) gets a new epoch, and a
- * client presenting the old one is told to resync rather than given offsets
- * of another stream.
+ * first written to or subscribed to (SET NX, so replicas racing to make it
+ * agree on the first). It has no expiry, and nothing but the loss of
+ * Redis's data changes it (restarted empty, flushed, a failover that lost
+ * the write, eviction): a client presenting an older epoch is told to resync
+ * rather than given offsets of another stream. The stream itself expires
+ * when its tenant is quiet for twice the window; it begins again under the
+ * same epoch, and an offset of the old one is no longer held (resync).
  *
  * Entries are sealed (libs/auth CacheSeal: HMAC-SHA256 with CACHE_SECRET over
- * the stream's key, an expiry and the content), so whoever can write to Redis
- * cannot inject an event, move one to another tenant's stream or keep one
- * past the window: a gateway drops what does not open.
+ * the stream's key, an expiry and the content, which names the entry's own
+ * offset), so whoever can write to Redis cannot inject an event, move one to
+ * another tenant's stream or to another place in its own, or keep one past
+ * the window: a gateway drops what does not open, drops a copy sealed for
+ * another offset, and answers an entry that lapsed with a resync.
  */
 @Injectable()
 export class TenantStreams {
@@ -62,8 +78,8 @@ export class TenantStreams {
     return `${this.streamKey(tenantID)}:epoch`;
   }
 
-  /** The keys live twice the window after the last append: a quiet tenant's stream goes, and so does its epoch. */
-  private get keyLifetimeMs(): number {
+  /** The stream lives twice the window after the last append: a quiet tenant's stream goes (its epoch stays). */
+  private get streamLifetimeMs(): number {
     return this.settings.retentionMs * 2;
   }
 
@@ -71,24 +87,38 @@ export class TenantStreams {
   async epochOf(tenantID: string): Promise<string> {
     const key = this.epochKey(tenantID);
     const made = randomUUID();
-    const replies = await this.redis.multi().set(key, made, 'PX', this.keyLifetimeMs, 'NX').get(key).exec();
-    const current = replies?.[1]?.[1];
+    const replies = await this.redis.multi().set(key, made, 'NX').get(key).exec();
     if (!replies || replies.some(([error]) => error)) throw replies?.find(([error]) => error)?.[0] ?? new Error('epoch read aborted');
-    return typeof current === 'string' ? current : made;
+    const current = replies[1][1];
+    if (typeof current !== 'string') throw new Error('epoch key vanished between its SET NX and its GET');
+    return current;
   }
 
-  /** Appends events in order, sealed with the stream's epoch, trimming what fell out of the window. */
+  /**
+   * Appends events in order, each sealed with the stream's epoch and its own
+   * offset, trimming what fell out of the window. The offsets are chosen
+   * here (after the stream's newest entry, from this clock's milliseconds),
+   * so that the seal can name them; one relay appends at a time. Should
+   * something else have written the stream's top since it was read (a
+   * second appender, or a Redis writer), Redis refuses the XADDs at or below
+   * it, the append fails and the relay appends the batch again at its next
+   * round (at least once); no entry is ever placed below one appended before.
+   */
   async append(tenantID: string, events: StreamedEvent[], nowMs = Date.now()): Promise<void> {
+    if (events.length === 0) return;
     const epoch = await this.epochOf(tenantID);
     const key = this.streamKey(tenantID);
+    const offsets = offsetsAfter(await this.lastOffset(tenantID), nowMs, events.length);
     const expiresAtMs = nowMs + this.settings.retentionMs + SEAL_SLACK_MS;
     const pipeline = this.redis.multi();
-    for (const event of events) {
-      pipeline.xadd(key, 'MAXLEN', '~', this.settings.maxEvents, '*', FIELD, this.seal.seal(key, JSON.stringify({ epoch, event }), expiresAtMs));
-    }
+    events.forEach((event, index) => {
+      const content: SealedContent = { epoch, at: offsets[index], event };
+      pipeline.xadd(key, 'MAXLEN', '~', this.settings.maxEvents, offsets[index], FIELD, this.seal.seal(key, JSON.stringify(content), expiresAtMs));
+    });
     pipeline.xtrim(key, 'MINID', '~', `${Math.max(0, nowMs - this.settings.retentionMs)}-0`);
-    pipeline.pexpire(key, this.keyLifetimeMs);
-    pipeline.pexpire(this.epochKey(tenantID), this.keyLifetimeMs);
+    pipeline.pexpire(key, this.streamLifetimeMs);
+    // Epochs of earlier releases were made with an expiry: from the first append on, they keep.
+    pipeline.persist(this.epochKey(tenantID));
     const results = await pipeline.exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('stream append aborted');
@@ -100,31 +130,72 @@ export class TenantStreams {
     return newest?.[0] ?? ORIGIN_OFFSET;
   }
 
-  /** Whether the entry at `offset` is still in the stream: if it is, nothing after it was trimmed. */
-  async holds(tenantID: string, offset: string): Promise<boolean> {
-    return (await this.redis.xrange(this.streamKey(tenantID), offset, offset)).length === 1;
+  /**
+   * Whether a client that received the entry at `offset` can be given
+   * everything after it: the entry is still in the stream (so nothing after
+   * it was trimmed), and the first entry after it that opens has not lapsed
+   * (the entries after it are newer: if the first is deliverable, so are
+   * they; should one lapse all the same, the replay tells the client to
+   * resync there). An offset Redis cannot read after is held by no stream.
+   */
+  async resumableAfter(tenantID: string, offset: string, nowMs = Date.now()): Promise<boolean> {
+    if (!isReadableOffset(offset)) return false;
+    const raw = await this.redis.xrange(this.streamKey(tenantID), offset, '+', 'COUNT', RESUME_LOOKAHEAD + 1);
+    if (raw[0]?.[0] !== offset) return false;
+    const [first] = this.openAll(tenantID, raw.slice(1), nowMs);
+    return first === undefined || !isLapsed(first);
   }
 
   /** Up to `count` entries after `offset`, oldest first, with the offset the next read starts after. */
-  async after(tenantID: string, offset: string, count: number): Promise<{ entries: StreamEntry[]; last: string }> {
+  async after(tenantID: string, offset: string, count: number, nowMs = Date.now()): Promise<{ entries: StreamRead[]; last: string }> {
     const raw = await this.redis.xrange(this.streamKey(tenantID), `(${offset}`, '+', 'COUNT', count);
-    return { entries: this.openAll(tenantID, raw), last: raw.at(-1)?.[0] ?? offset };
+    return { entries: this.openAll(tenantID, raw, nowMs), last: raw.at(-1)?.[0] ?? offset };
   }
 
-  /** Verified entries of a read; what does not open is dropped and logged. */
-  openAll(tenantID: string, raw: [id: string, fields: string[]][], nowMs = Date.now()): StreamEntry[] {
+  /**
+   * The entries of a read that open, in order: each an entry to deliver, or
+   * one that lapsed (its seal expired, it is older than the window, or it
+   * does not name its offset), which a socket that had not passed it must be
+   * told of. What the relay did not seal, and copies of an entry sealed for
+   * another offset, are dropped and logged: they stand for no event missed.
+   */
+  openAll(tenantID: string, raw: [id: string, fields: string[]][], nowMs = Date.now()): StreamRead[] {
     const key = this.streamKey(tenantID);
-    const entries: StreamEntry[] = [];
+    const oldestInWindowMs = nowMs - this.settings.retentionMs;
+    const entries: StreamRead[] = [];
     for (const [offset, fields] of raw) {
       const sealed = fields[0] === FIELD ? fields[1] : undefined;
-      const opened = sealed === undefined ? undefined : this.seal.open('realtime-stream', key, sealed, nowMs);
+      // Opened whatever its expiry (a `now` of 0), to tell an entry that lapsed from one the relay never sealed.
+      const opened = sealed === undefined ? undefined : this.seal.openEntry('realtime-stream', key, sealed, 0);
       if (opened === undefined) {
-        this.logger.warn({ tenantID, offset }, 'stream entry dropped: not sealed by the relay, or past the window');
+        this.logger.warn({ tenantID, offset }, 'stream entry dropped: not sealed by the relay');
         continue;
       }
-      const { epoch, event } = JSON.parse(opened) as { epoch: string; event: StreamedEvent };
-      entries.push({ offset, epoch, event });
+      const { epoch, at, event } = JSON.parse(opened.value) as SealedContent;
+      if (at !== undefined && at !== offset) {
+        this.logger.warn({ tenantID, offset, sealedAt: at }, 'stream entry dropped: a copy of the entry sealed at another offset');
+        continue;
+      }
+      const lapsed = at === undefined || opened.expiresAtMs <= nowMs || millisecondsOf(offset) < oldestInWindowMs;
+      entries.push(lapsed ? { offset, lapsed: true } : { offset, epoch, event });
     }
     return entries;
   }
+}
+
+/**
+ * `count` offsets for new entries, in order, after `newest`: from `nowMs`,
+ * or from `newest`'s millisecond when that is not behind this clock (another
+ * replica's clock ran ahead), so that they always follow it.
+ */
+function offsetsAfter(newest: string, nowMs: number, count: number): string[] {
+  const [newestMs, newestSeq] = newest.split('-').map(BigInt);
+  const now = BigInt(nowMs);
+  const [ms, firstSeq] = now > newestMs ? [now, 0n] : [newestMs, newestSeq + 1n];
+  return Array.from({ length: count }, (_, index) => `${ms}-${firstSeq + BigInt(index)}`);
+}
+
+/** An offset's milliseconds, as a number (offsets this far from the epoch are exact in a double). */
+function millisecondsOf(offset: string): number {
+  return Number(offset.slice(0, offset.indexOf('-')));
 }
