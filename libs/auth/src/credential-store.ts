@@ -21,8 +21,7 @@ export interface StoredConnectionSecret {
 }
 
 /** Seconds a credential's cache entry lives; StandingInvalidations remembers changes longer than this. */
-export const CREDENTIAL_CACHE_TTL_SECONDS = 60;
-const CACHE_TTL_SECONDS = CREDENTIAL_CACHE_TTL_SECONDS;
+const CACHE_TTL_SECONDS = 60;
 /** Longer than the cache TTL, so a revoked entry can never be re-cached and served. */
 const TOMBSTONE_TTL_SECONDS = 24 * 60 * 60;
 /**
@@ -227,7 +226,7 @@ export class CredentialStore {
     return this.invalidations.mayTrustCopy({ tenantID: secret.tenantID, subject: `plugin:${secret.pluginID}` }, sealedAt) ? secret : undefined;
   }
 
-  /** Counts who answered a lookup (`platform_credential_lookups_total`), and passes the answer on. */
+  /** Counts who answered a lookup (`platform_credential_lookups_total`), when called, and passes the answer (or its promise) on. */
   private answeredBy<T>(credential: 'plugin' | 'connection', source: 'cache' | 'postgresql', answer: T): T {
     this.metrics.credentialLookup(credential, source);
     return answer;

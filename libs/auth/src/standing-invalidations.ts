@@ -26,7 +26,7 @@ export const CLOCK_SKEW_MARGIN_MS = 1_000;
 /**
  * How long a change is remembered: longer than any copy bound to it lives
  * (a standing is sealed for 5 s, a connection's credential entry for 60 s,
- * CREDENTIAL_CACHE_TTL_SECONDS; each refused past its expiry) plus the
+ * CredentialStore's CACHE_TTL_SECONDS; each refused past its expiry) plus the
  * margin, so no copy sealed before the change can still be accepted once it
  * is forgotten. Changes are rare (a member removed, a role changed, a
  * connection removed): a minute of them is a small map.
