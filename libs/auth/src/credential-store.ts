@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PlatformMetrics } from '@platform/observability';
 import { REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { AuthCacheSettings } from './auth-cache-settings';
@@ -6,6 +7,7 @@ import { AuthReadsRepository } from './auth-reads.repository';
 import { CacheSeal } from './cache-seal';
 import { ExpiringCache } from './expiring-cache';
 import { readRedisCopy } from './redis-copy';
+import { StandingInvalidations } from './standing-invalidations';
 
 /** What verifying a plugin or connection token needs, as cached. */
 export interface StoredPluginSecret {
@@ -18,6 +20,7 @@ export interface StoredConnectionSecret {
   pluginID: string;
 }
 
+/** Seconds a credential's cache entry lives; StandingInvalidations remembers changes longer than this. */
 const CACHE_TTL_SECONDS = 60;
 /** Longer than the cache TTL, so a revoked entry can never be re-cached and served. */
 const TOMBSTONE_TTL_SECONDS = 24 * 60 * 60;
@@ -42,10 +45,6 @@ const connectionRemovalKey = (id: string) => `auth:v2:connection-removing:${id}`
 const UNKNOWN = 'null';
 const REVOKED = 'revoked';
 
-/** Fills the cache only while neither a tombstone nor a removal in progress exists. */
-const FILL_UNLESS_REVOKED = `if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end return 1`;
-
 /**
  * Looks up the stored hash of plugin and connection tokens with a short Redis
  * cache in front of PostgreSQL, so the hot path costs one Redis round trip.
@@ -67,6 +66,22 @@ const FILL_UNLESS_REVOKED = `if redis.call('EXISTS', KEYS[2]) == 0 and redis.cal
  * PostgreSQL does not know are remembered for `unknownCredentialTtlSeconds`
  * (sealed too), so garbage credentials cost no query on repeat; an install
  * clears its connection's entry (`forgetUnknownConnection`).
+ *
+ * A connection's entry is only valid for the state it was read from, as a
+ * standing copy is: its seal says when its PostgreSQL read began, and a
+ * removal tells every replica that the plugin's standing on the tenant
+ * changed (StandingInvalidations), so an entry sealed before the last change
+ * of `plugin:<pluginID>` on its tenant, or before this replica subscribed,
+ * is a miss (`mayTrustCopy`). A copy taken before a removal and written back
+ * after it, with the tombstone and the removal mark deleted, is read through
+ * to PostgreSQL, which answers: removed.
+ *
+ * The fill is a plain SET of the entry's own key, after a read that saw
+ * neither a tombstone nor a removal mark: the apps that may only read those
+ * keys (plugins-helpdesk, realtime-gateway, k8s/redis/users.acl) must fill
+ * too. A removal that begins between that read and the SET is still seen:
+ * lookups check the mark and the tombstone before the entry, and the entry,
+ * sealed before the removal's change, is a miss once it is heard.
  */
 @Injectable()
 export class CredentialStore {
@@ -78,6 +93,8 @@ export class CredentialStore {
     @Inject(REDIS) private readonly redis: Redis,
     private readonly seal: CacheSeal,
     private readonly settings: AuthCacheSettings,
+    private readonly invalidations: StandingInvalidations,
+    private readonly metrics: PlatformMetrics,
   ) {}
 
   /**
@@ -91,7 +108,7 @@ export class CredentialStore {
    */
   async findPlugin(pluginID: string): Promise<StoredPluginSecret | undefined> {
     const kept = this.pluginSecrets.get(pluginID, Date.now());
-    if (kept) return kept;
+    if (kept) return this.answeredBy('plugin', 'cache', kept);
     const key = pluginKey(pluginID);
     const readAt = Date.now();
     const copy = await readRedisCopy(this.redis, key).catch((error: unknown) => {
@@ -99,13 +116,13 @@ export class CredentialStore {
       return undefined;
     });
     const value = copy && this.seal.open('plugin', key, copy.value, readAt);
-    if (value === UNKNOWN) return undefined;
+    if (value === UNKNOWN) return this.answeredBy('plugin', 'cache', undefined);
     if (value !== undefined) {
       const secret = JSON.parse(value) as StoredPluginSecret;
       if (copy?.expiresAtMs !== undefined) this.pluginSecrets.set(pluginID, secret, copy.expiresAtMs);
-      return secret;
+      return this.answeredBy('plugin', 'cache', secret);
     }
-    const tokenHash = await this.reads.pluginTokenHash(pluginID);
+    const tokenHash = await this.answeredBy('plugin', 'postgresql', this.reads.pluginTokenHash(pluginID));
     if (tokenHash === undefined) {
       await this.writeCache(key, UNKNOWN, this.settings.unknownCredentialTtlSeconds);
       return undefined;
@@ -120,19 +137,16 @@ export class CredentialStore {
     const keys = [connectionKey(pluginConnectionID), connectionTombstoneKey(pluginConnectionID), connectionRemovalKey(pluginConnectionID)];
     const readAt = Date.now();
     const [entry, tombstone, removal] = (await this.readCache(keys)) ?? [];
-    if (tombstone && this.seal.open('connection-revoked', keys[1], tombstone, readAt) === REVOKED) return undefined;
+    if (tombstone && this.seal.open('connection-revoked', keys[1], tombstone, readAt) === REVOKED) return this.answeredBy('connection', 'cache', undefined);
     const removalInProgress = Boolean(removal);
-    const value = entry && !removalInProgress ? this.seal.open('connection', keys[0], entry, readAt) : undefined;
-    if (value === UNKNOWN) return undefined;
-    if (value !== undefined) return JSON.parse(value) as StoredConnectionSecret;
-    const secret: StoredConnectionSecret | undefined = await this.reads.liveConnectionSecret(pluginConnectionID);
+    const cached = entry && !removalInProgress ? this.cachedConnection(keys[0], entry, readAt) : undefined;
+    if (cached === UNKNOWN) return this.answeredBy('connection', 'cache', undefined);
+    if (cached !== undefined) return this.answeredBy('connection', 'cache', cached);
+    const secret = await this.answeredBy('connection', 'postgresql', this.reads.liveConnectionSecret(pluginConnectionID));
     const ttlSeconds = secret ? CACHE_TTL_SECONDS : this.settings.unknownCredentialTtlSeconds;
-    // The check and the write are one script, so a removal that begins meanwhile is never undone.
     if (!removalInProgress && ttlSeconds > 0) {
-      const sealed = this.seal.seal(keys[0], secret ? JSON.stringify(secret) : UNKNOWN, Date.now() + ttlSeconds * 1000);
-      await this.redis
-        .eval(FILL_UNLESS_REVOKED, keys.length, ...keys, sealed, ttlSeconds)
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'credential cache fill failed'));
+      // Sealed as of `readAt`, before the PostgreSQL read began: a removal committed meanwhile makes it a miss.
+      await this.writeSealed(keys[0], secret ? JSON.stringify(secret) : UNKNOWN, readAt + ttlSeconds * 1000, ttlSeconds);
     }
     return secret;
   }
@@ -197,10 +211,34 @@ export class CredentialStore {
     }
   }
 
+  /**
+   * A connection entry's secret, UNKNOWN, or undefined for a miss: not
+   * verified, lapsed, or sealed before a change of the plugin's standing on
+   * the entry's tenant (a removal) that this replica heard, or may have missed.
+   */
+  private cachedConnection(key: string, stored: string, readAt: number): StoredConnectionSecret | typeof UNKNOWN | undefined {
+    const opened = this.seal.openEntry('connection', key, stored, readAt);
+    if (!opened) return undefined;
+    // A negative entry written back can only refuse, as whoever writes Redis already can.
+    if (opened.value === UNKNOWN) return UNKNOWN;
+    const secret = JSON.parse(opened.value) as StoredConnectionSecret;
+    const sealedAt = opened.expiresAtMs - CACHE_TTL_SECONDS * 1000;
+    return this.invalidations.mayTrustCopy({ tenantID: secret.tenantID, subject: `plugin:${secret.pluginID}` }, sealedAt) ? secret : undefined;
+  }
+
+  /** Counts who answered a lookup (`platform_credential_lookups_total`), when called, and passes the answer (or its promise) on. */
+  private answeredBy<T>(credential: 'plugin' | 'connection', source: 'cache' | 'postgresql', answer: T): T {
+    this.metrics.credentialLookup(credential, source);
+    return answer;
+  }
+
   private async writeCache(key: string, value: string, ttlSeconds: number): Promise<void> {
     if (ttlSeconds <= 0) return;
-    const sealed = this.seal.seal(key, value, Date.now() + ttlSeconds * 1000);
-    await this.redis.set(key, sealed, 'EX', ttlSeconds).catch((error: unknown) => {
+    await this.writeSealed(key, value, Date.now() + ttlSeconds * 1000, ttlSeconds);
+  }
+
+  private async writeSealed(key: string, value: string, expiresAtMs: number, ttlSeconds: number): Promise<void> {
+    await this.redis.set(key, this.seal.seal(key, value, expiresAtMs), 'EX', ttlSeconds).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'credential cache fill failed');
     });
   }

@@ -24,11 +24,14 @@ const MESSAGE_LIFETIME_MS = 60_000;
 export const CLOCK_SKEW_MARGIN_MS = 1_000;
 
 /**
- * How long a change is remembered: longer than any standing copy lives
- * (sealed for 5 s, refused past its expiry) plus the margin, so no copy
- * sealed before the change can still be accepted once it is forgotten.
+ * How long a change is remembered: longer than any copy bound to it lives
+ * (a standing is sealed for 5 s, a connection's credential entry for 60 s,
+ * CredentialStore's CACHE_TTL_SECONDS; each refused past its expiry) plus the
+ * margin, so no copy sealed before the change can still be accepted once it
+ * is forgotten. Changes are rare (a member removed, a role changed, a
+ * connection removed): a minute of them is a small map.
  */
-const CHANGES_REMEMBERED_MS = 10_000;
+const CHANGES_REMEMBERED_MS = 70_000;
 
 /**
  * Tells every replica that a standing changed (a member removed, a role

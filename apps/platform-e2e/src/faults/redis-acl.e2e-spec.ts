@@ -1,18 +1,18 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { encodeIdAndSecret } from '@platform/auth';
+import { freePort } from '@platform/testing';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Refusal, TestSocket } from '../realtime/realtime-client';
 import { helpdeskTenant } from './helpdesk-tenant';
-import { AppName } from './harness/app-replica';
+import { AppReplica, BuiltApp } from './harness/app-replica';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
 
 const NAMESPACE = `acl-${randomBytes(4).toString('hex')}`;
-/**
- * Every user of the file gets a password, the apps this test starts and any
- * other (the real-time gateway's user, which this test leaves idle).
- */
+/** Every user of the file gets a password: the apps this test starts, and any other. */
 const passwords = new Map<string, string>();
 const passwordOf = (user: string): string => {
   if (!passwords.has(user)) passwords.set(user, randomBytes(24).toString('base64url'));
@@ -50,18 +50,62 @@ async function asUser(platform: FaultPlatform, user: { username: string; passwor
     client.disconnect();
   }
 }
-const app = (name: AppName | 'realtime-gateway') => ({ username: name, password: passwordOf(name) });
+const app = (name: BuiltApp) => ({ username: name, password: passwordOf(name) });
 
-/** The three built apps on a redis-server with ACLs, each with its own user (docs/deployment.md, Redis). */
+/** A secret as a secret manager would hold it: production refuses the suite's test values. */
+const realSecret = (prefix = '') => `${prefix}${randomBytes(24).toString('base64url')}`;
+
+/**
+ * What production requires on top of the suite's environment (docs/configuration.md):
+ * NODE_ENV=production, a namespace, and real secrets where the suite has examples.
+ */
+const PRODUCTION_ENV = {
+  NODE_ENV: 'production',
+  TRANSPORT_NAMESPACE: NAMESPACE,
+  CACHE_SECRET: realSecret(),
+  BILLING_API_KEY: realSecret('sk_live_'),
+  SIGN_UP_SECRET: realSecret(),
+  WEBHOOK_SECRETS_KEY: realSecret(),
+  WHATSAPP_APP_SECRET: realSecret(),
+  WHATSAPP_WEBHOOK_VERIFY_TOKEN: realSecret(),
+};
+
+/** A credential of the right shape that PostgreSQL does not know. */
+const unknownConnection = () => `PluginConnection ${encodeIdAndSecret(randomUUID(), randomBytes(32).toString('base64url'))}`;
+
+/** What the gateway answers an upgrade with these headers: 101 (then closed) or its refusal's status. */
+async function upgradeStatus(gateway: AppReplica<'realtime-gateway'>, authorization: string): Promise<number> {
+  const opened = await TestSocket.open(`${gateway.url.replace(/^http/, 'ws')}/v1/realtime`, { headers: { authorization } });
+  if (!(opened instanceof TestSocket)) return (opened as Refusal).status;
+  opened.close();
+  return 101;
+}
+
+/**
+ * Every built app, the real-time gateway included, in production on a
+ * redis-server with ACLs, each with its own user (docs/deployment.md, Redis).
+ */
 describe('Redis with one ACL user per app', () => {
   let platform: FaultPlatform;
+  const metricsPorts = new Map<BuiltApp, number>();
+  const gateway = () => platform.gateway as AppReplica<'realtime-gateway'>;
+  const replicaOf = (name: BuiltApp): AppReplica<BuiltApp> => (name === 'realtime-gateway' ? gateway() : platform.replicas[name][0]);
+
+  /** Lookups of `credential` an app answered from PostgreSQL so far (`platform_credential_lookups_total`, docs/metrics.md). */
+  async function credentialQueries(name: BuiltApp, credential: 'plugin' | 'connection'): Promise<number> {
+    const scrape = await (await fetch(`http://127.0.0.1:${metricsPorts.get(name)}/metrics`)).text();
+    const line = scrape.split('\n').find((row) => row.startsWith('platform_credential_lookups_total{') && row.includes(`credential="${credential}"`) && row.includes('source="postgresql"'));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  }
 
   beforeAll(async () => {
+    for (const name of ['core-tenants', 'services-api', 'plugins-helpdesk', 'realtime-gateway'] as const) metricsPorts.set(name, await freePort());
     platform = await startFaultPlatform({
       replicas: { 'core-tenants': 1, 'services-api': 1, 'plugins-helpdesk': 1 },
-      env: { TRANSPORT_NAMESPACE: NAMESPACE },
+      gateway: true,
+      env: PRODUCTION_ENV,
       redis: { aclFile: renderedAclFile(), admin: harness },
-      appEnv: (name, redis) => ({ REDIS_URL: redis.urlAs(app(name)) }),
+      appEnv: (name, redis) => ({ REDIS_URL: redis.urlAs(app(name)), METRICS_PORT: String(metricsPorts.get(name)) }),
     });
   });
   afterAll(() => platform?.close());
@@ -91,14 +135,73 @@ describe('Redis with one ACL user per app', () => {
       .trim()
       .split('\n')
       .map((line) => Object.fromEntries(line.split(' ').map((pair) => pair.split('=') as [string, string])));
-    for (const name of ['core-tenants', 'services-api', 'plugins-helpdesk']) {
+    for (const name of ['core-tenants', 'services-api', 'plugins-helpdesk', 'realtime-gateway']) {
       const own = clients.filter((client) => client.name === name);
       expect(own.length, name).toBeGreaterThan(0);
       expect(new Set(own.map((client) => client.user)), name).toEqual(new Set([name]));
       // Each app listens for forgotten standings as its own user (docs/security.md, Immediate revocation of a membership).
       expect(clients.filter((client) => client.name === `${name}:standings`).map((client) => client.user), name).toEqual([name]);
     }
-    expect(await asUser(platform, harness, 'PUBSUB', 'NUMSUB', `auth:v2:standings-forgotten:${NAMESPACE}`)).toEqual([`auth:v2:standings-forgotten:${NAMESPACE}`, 3]);
+    expect(await asUser(platform, harness, 'PUBSUB', 'NUMSUB', `auth:v2:standings-forgotten:${NAMESPACE}`)).toEqual([`auth:v2:standings-forgotten:${NAMESPACE}`, 4]);
+  });
+
+  it('answers a repeated unknown credential from Redis after one PostgreSQL read, on REST and on the upgrade, and no app fails a cache fill', async () => {
+    const helpdesk = await helpdeskTenant(platform);
+    const listDomains = (authorization: string) =>
+      platform.balancer('plugins-helpdesk').api.GET('/helpdesk/v1/tenants/{tenantID}/helpdesk/domains', { params: { path: { tenantID: helpdesk.tenantID } }, headers: { authorization } });
+    const unknown = {
+      connection: unknownConnection,
+      plugin: () => `Plugin ${encodeIdAndSecret(randomUUID(), randomBytes(32).toString('base64url'))}`,
+    };
+    for (const credential of ['connection', 'plugin'] as const) {
+      // One credential per app: the first lookup's negative entry in Redis serves every app.
+      const rest = unknown[credential]();
+      const restBefore = await credentialQueries('plugins-helpdesk', credential);
+      for (let attempt = 0; attempt < 3; attempt += 1) expect((await listDomains(rest)).response.status).toBe(401);
+      expect(await credentialQueries('plugins-helpdesk', credential), `REST, ${credential}`).toBe(restBefore + 1);
+
+      const upgrade = unknown[credential]();
+      const upgradeBefore = await credentialQueries('realtime-gateway', credential);
+      for (let attempt = 0; attempt < 3; attempt += 1) expect(await upgradeStatus(gateway(), upgrade)).toBe(401);
+      expect(await credentialQueries('realtime-gateway', credential), `upgrade, ${credential}`).toBe(upgradeBefore + 1);
+    }
+    // And a live connection's credential fills the cache of the apps whose users may only read revocations (k8s/redis/users.acl).
+    const plugin = await platform.fixtures.plugin();
+    const connection = await platform.fixtures.connection(helpdesk.tenantID, plugin.pluginID);
+    const upgradeBefore = await credentialQueries('realtime-gateway', 'connection');
+    for (let attempt = 0; attempt < 3; attempt += 1) expect(await upgradeStatus(gateway(), connection.authorization)).toBe(101);
+    expect(await credentialQueries('realtime-gateway', 'connection')).toBe(upgradeBefore + 1);
+
+    for (const name of ['core-tenants', 'services-api', 'plugins-helpdesk', 'realtime-gateway'] as const) {
+      expect(replicaOf(name).logs(), name).not.toMatch(/cache fill failed|NOPERM/);
+    }
+  });
+
+  it('refuses a connection cache entry copied before its removal and written back after it, tombstone and mark deleted: PostgreSQL answers', async () => {
+    const operator = await platform.fixtures.operator();
+    const tenantID = await platform.fixtures.tenant();
+    await platform.fixtures.membership(tenantID, operator.operatorID, 'owner');
+    const plugin = await platform.fixtures.plugin();
+    const connection = await platform.fixtures.connection(tenantID, plugin.pluginID);
+    const readTenant = () => platform.balancer('core-tenants').api.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } });
+    expect((await readTenant()).response.status).toBe(200);
+    expect(await upgradeStatus(gateway(), connection.authorization)).toBe(101);
+    const entryKey = `auth:v2:connection:${connection.pluginConnectionID}`;
+    const copy = await asUser(platform, harness, 'GET', entryKey);
+    expect(copy).toEqual(expect.any(String));
+
+    const removal = await platform.balancer('services-api').api.DELETE('/v1/tenants/{tenantID}/plugins/connections/{pluginConnectionID}', {
+      params: { path: { tenantID, pluginConnectionID: connection.pluginConnectionID } },
+      headers: { authorization: `Bearer ${await platform.tokenFor(operator.operatorID)}` },
+    });
+    expect(removal.response.status, JSON.stringify(removal.error)).toBe(200);
+    // Whoever can write to Redis: the revocation's keys gone, the entry from before the removal back.
+    expect(await asUser(platform, harness, 'DEL', `auth:v2:connection-revoked:${connection.pluginConnectionID}`, `auth:v2:connection-removing:${connection.pluginConnectionID}`)).toBe(2);
+    expect(await asUser(platform, harness, 'SET', entryKey, copy as string, 'EX', 60)).toBe('OK');
+
+    expect((await readTenant()).response.status).toBe(401);
+    expect(await upgradeStatus(gateway(), connection.authorization)).toBe(401);
+    expect(await platform.dataSource.query('SELECT status FROM plugin_connections WHERE id = $1', [connection.pluginConnectionID])).toEqual([{ status: 'removed' }]);
   });
 
   it("refuses each user what is not its app's: other apps' keys, the transport for plugins-helpdesk, other namespaces, no credentials at all", async () => {

@@ -49,6 +49,7 @@ export class PlatformMetrics {
   readonly rateLimitRefusals: Counter<'limit'>;
   readonly transportMessagesRefused: Counter<'direction' | 'reason'>;
   readonly cacheEntriesRefused: Counter<'cache'>;
+  readonly credentialLookups: Counter<'credential' | 'source'>;
   /** PostgreSQL pools by name; a pool not created yet answers undefined. */
   private readonly databasePools = new Map<string, () => PoolCounts | undefined>();
 
@@ -95,6 +96,12 @@ export class PlatformMetrics {
       labelNames: ['cache'],
       registers,
     });
+    this.credentialLookups = new Counter({
+      name: `${METRIC_PREFIX}credential_lookups_total`,
+      help: 'Plugin and plugin-connection credentials looked up, by credential (plugin, connection) and by what answered (cache: Redis or in-process; postgresql: a query).',
+      labelNames: ['credential', 'source'],
+      registers,
+    });
     this.addScrapeGauge({
       name: 'db_pool_connections_in_use',
       help: 'PostgreSQL connections of the pool checked out by a query or transaction, by pool.',
@@ -131,6 +138,11 @@ export class PlatformMetrics {
   /** Counts one cache entry refused because its MAC did not verify. */
   cacheEntryRefused(cache: string): void {
     this.cacheEntriesRefused.inc({ cache });
+  }
+
+  /** Counts one credential lookup, by what answered it. */
+  credentialLookup(credential: string, source: string): void {
+    this.credentialLookups.inc({ credential, source });
   }
 
   /** Observes a transport request that started at `startedAt` (`performance.now()`). */

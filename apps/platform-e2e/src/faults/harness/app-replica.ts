@@ -3,13 +3,18 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { captureOutput, exitOf, spawnTracked, stopChild } from './child-processes';
 
+/** The apps with a REST API, which the fault platform starts and balances. */
 export type AppName = 'core-tenants' | 'services-api' | 'plugins-helpdesk';
 
+/** Every app of `npm run build`, the real-time gateway included (a test starts it beside the platform). */
+export type BuiltApp = AppName | 'realtime-gateway';
+
 /** The variable each app reads its HTTP port from (docs/configuration.md). */
-const PORT_VARIABLE: Record<AppName, string> = {
+const PORT_VARIABLE: Record<BuiltApp, string> = {
   'core-tenants': 'CORE_TENANTS_PORT',
   'services-api': 'SERVICES_API_PORT',
   'plugins-helpdesk': 'PLUGINS_HELPDESK_PORT',
+  'realtime-gateway': 'REALTIME_GATEWAY_PORT',
 };
 
 /** As `npm start` waits; generous because every replica boots at once on a shared machine. */
@@ -19,12 +24,12 @@ const READY_TIMEOUT_MS = 60_000;
  * One replica of an app as production runs it: `node dist/apps/<app>/src/main.js`
  * (the build of `npm run build`) in its own process, on its own port.
  */
-export class AppReplica {
+export class AppReplica<App extends BuiltApp = AppName> {
   private child: ChildProcess | undefined;
   private output: () => string = () => '';
 
   constructor(
-    readonly app: AppName,
+    readonly app: App,
     readonly port: number,
     /** The environment of every start; `start(extra)` adds to it. */
     readonly env: NodeJS.ProcessEnv,

@@ -23,7 +23,7 @@ import {
   WhatsAppTemplateStub,
 } from '@platform/testing';
 import { DataSource } from 'typeorm';
-import { AppName, AppReplica } from './app-replica';
+import { AppName, AppReplica, BuiltApp } from './app-replica';
 import { HarnessRedis, HarnessRedisOptions } from './harness-redis';
 import { pinnedTo, RequestSender, RoundRobin } from './round-robin';
 
@@ -38,7 +38,9 @@ export interface FaultPlatformOptions {
   /** Extra environment for every replica, on top of the harness's. */
   env?: Record<string, string>;
   /** Extra environment for the replicas of one app, on top of `env`, given the platform's Redis. */
-  appEnv?: (app: AppName, redis: HarnessRedis) => Record<string, string>;
+  appEnv?: (app: BuiltApp, redis: HarnessRedis) => Record<string, string>;
+  /** Also start one real-time gateway, forwarding to the first services-api replica. */
+  gateway?: boolean;
   /** How the platform's redis-server starts (an ACL file). */
   redis?: HarnessRedisOptions;
 }
@@ -93,6 +95,8 @@ export interface FaultPlatform {
   signingKey: TestSigningKey;
   stubs: ProviderStubs;
   replicas: Record<AppName, AppReplica[]>;
+  /** The real-time gateway, when `gateway` was asked for. */
+  gateway?: AppReplica<'realtime-gateway'>;
   /** A typed client over an app's replicas in turn (a new load balancer in front of them). */
   balancer<A extends AppName>(app: A): BalancedClient<A>;
   /** A typed client of the one replica at `replicaUrl`, each request on a connection of its own. */
@@ -184,9 +188,16 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
     for (const app of Object.keys(replicas) as AppName[]) {
       for (let index = 0; index < (options.replicas[app] ?? 0); index += 1) replicas[app].push(new AppReplica(app, await freePort(), { ...env, ...options.appEnv?.(app, redis) }));
     }
-    const all = Object.values(replicas).flat();
+    const all: AppReplica<BuiltApp>[] = Object.values(replicas).flat();
     cleanups.push(() => Promise.all(all.map((replica) => replica.stop())));
     await Promise.all(all.map((replica) => replica.start()));
+    let gateway: AppReplica<'realtime-gateway'> | undefined;
+    if (options.gateway) {
+      const servicesApiUrl = replicas['services-api'][0]?.url ?? 'http://127.0.0.1:9';
+      gateway = new AppReplica('realtime-gateway', await freePort(), { ...env, SERVICES_API_URL: servicesApiUrl, ...options.appEnv?.('realtime-gateway', redis) });
+      all.push(gateway);
+      await gateway.start();
+    }
 
     return {
       redis,
@@ -195,6 +206,7 @@ export async function startFaultPlatform(options: FaultPlatformOptions): Promise
       signingKey,
       stubs,
       replicas,
+      gateway,
       balancer(app) {
         const balancer = new RoundRobin(replicas[app].map((replica) => replica.url));
         return { api: typedClient(app, balancer.send), servedBy: (response) => balancer.servedBy(response) };
