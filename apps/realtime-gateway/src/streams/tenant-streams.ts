@@ -77,6 +77,18 @@ export class TenantStreams {
     return typeof current === 'string' ? current : made;
   }
 
+  /**
+   * Begins a new epoch of the tenant's stream: the entries appended from now
+   * on carry it, so every socket of the tenant, on any replica, is told to
+   * resync at the next one, and a resume with the old epoch is answered with
+   * a resync. For when events were lost before they reached the stream.
+   */
+  async beginEpoch(tenantID: string): Promise<string> {
+    const made = randomUUID();
+    await this.redis.set(this.epochKey(tenantID), made, 'PX', this.keyLifetimeMs);
+    return made;
+  }
+
   /** Appends events in order, sealed with the stream's epoch, trimming what fell out of the window. */
   async append(tenantID: string, events: StreamedEvent[], nowMs = Date.now()): Promise<void> {
     const epoch = await this.epochOf(tenantID);
