@@ -54,7 +54,9 @@ export const TABLE_OWNERS = {
   // Shared infrastructure written through one library by every app, each row
   // naming the app that wrote it (recorded_by, app).
   audit_events: 'libs/audit',
-  webhook_events: 'libs/webhooks',
+  webhook_events: 'libs/outbox',
+  outbox_pending: 'libs/outbox',
+  outbox_losses: 'libs/outbox',
   idempotency_keys: 'libs/idempotency',
 };
 

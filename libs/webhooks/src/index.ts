@@ -6,6 +6,4 @@ export { SUBSCRIBABLE_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPE_NAMES, WEBHOOK_EVE
 export type { WebhookEventType } from './webhook-event-types';
 export { WebhookEvents } from './webhook-events';
 export type { WebhookEvent } from './webhook-events';
-export { WebhookEventsRepository } from './webhook-events.repository';
-export type { NewWebhookEvent, NewWebhookEvents, UndispatchedWebhookEvent, UnstreamedWebhookEvent } from './webhook-events.repository';
 export { WebhooksModule } from './webhooks.module';

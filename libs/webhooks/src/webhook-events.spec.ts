@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type Redis from 'ioredis';
 import { OutboxNudges } from './outbox-nudges';
 import { WebhookEvents } from './webhook-events';
-import { WebhookEventsRepository } from './webhook-events.repository';
+import { OutboxRepository } from '@platform/outbox';
 
 const tenant = grantTenantScope('5D1E0F3A-8C2B-4D6E-9F10-112233445566');
 const operatorID = '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -40,7 +40,7 @@ function recordingRedis() {
 function emitter(redis = recordingRedis()): WebhookEvents {
   // Appending never touches the pool: the caller's transaction runs the statement.
   const nudges = new OutboxNudges(redis as unknown as Redis, 'realtime:v1:outbox-committed:test');
-  return new WebhookEvents(new WebhookEventsRepository(Object.create(DataSource.prototype) as DataSource), 'core-tenants', nudges);
+  return new WebhookEvents(new OutboxRepository(Object.create(DataSource.prototype) as DataSource), 'core-tenants', nudges);
 }
 
 /** A DataSource whose transactions run on `runner`: committed when the work resolves, rolled back when it throws. */

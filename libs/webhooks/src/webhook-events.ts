@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { afterCommit, SqlRunner } from '@platform/database';
+import { OutboxRepository } from '@platform/outbox';
 import { propagatedHeaders } from '@platform/observability';
 import { OutboxNudges } from './outbox-nudges';
 import { isRealtimeEventType } from './realtime-event-types';
 import type { WebhookEventData } from './webhook-event-payloads';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from './webhook-event-types';
-import { WebhookEventsRepository } from './webhook-events.repository';
 
 /** The app that emits (`emitted_by`): one per app, given to WebhooksModule. */
 export const WEBHOOK_EMITTER = Symbol('WEBHOOK_EMITTER');
@@ -25,7 +25,7 @@ export interface WebhookEvent<Type extends WebhookEventType = WebhookEventType> 
 
 /**
  * Emits the events a tenant's webhook endpoints may receive, in the
- * transaction of the change (`runner` is its EntityManager), so an event
+ * transaction of the change, to the outbox (libs/outbox) (`runner` is its EntityManager), so an event
  * exists exactly when its change committed and none survives a rollback.
  * Delivery happens later, in services-api, never on the request that caused
  * the event: a slow receiver cannot slow a change down.
@@ -38,7 +38,7 @@ export interface WebhookEvent<Type extends WebhookEventType = WebhookEventType> 
 @Injectable()
 export class WebhookEvents {
   constructor(
-    private readonly events: WebhookEventsRepository,
+    private readonly events: OutboxRepository,
     @Inject(WEBHOOK_EMITTER) private readonly emittedBy: string,
     private readonly nudges: OutboxNudges,
   ) {}

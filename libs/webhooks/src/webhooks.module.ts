@@ -1,10 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { OutboxRepository } from '@platform/outbox';
 import { OUTBOX_COMMITTED_CHANNEL, OutboxNudges } from './outbox-nudges';
 import { WEBHOOK_EMITTER, WebhookEvents } from './webhook-events';
-import { WebhookEventsRepository } from './webhook-events.repository';
 
 /**
- * The webhook outbox of one app: `app` is what its events name as
+ * The outbox of one app (libs/outbox's repository, and the WebhookEvents that append to it): `app` is what its events name as
  * `emitted_by`; `committedChannel` (outboxCommittedChannel) is where commits
  * of conversation events nudge the real-time relay.
  */
@@ -17,11 +17,11 @@ export class WebhooksModule {
       providers: [
         { provide: WEBHOOK_EMITTER, useValue: app },
         { provide: OUTBOX_COMMITTED_CHANNEL, useValue: committedChannel },
-        WebhookEventsRepository,
+        OutboxRepository,
         OutboxNudges,
         WebhookEvents,
       ],
-      exports: [WebhookEventsRepository, WebhookEvents],
+      exports: [OutboxRepository, WebhookEvents],
     };
   }
 }

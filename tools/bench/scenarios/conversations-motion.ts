@@ -16,7 +16,8 @@ import type { ConversationsSettings } from '@apps/services-api';
 import { createDataSource } from '@platform/database';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
 import { FixtureBuilder, generateTestSigningKey, signOperatorToken } from '@platform/testing';
-import { OutboxNudges, WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxRepository } from '@platform/outbox';
+import { OutboxNudges, WebhookEvents } from '@platform/webhooks';
 import { BenchContext } from '../context';
 import { CpuResult, measureCpu, percentiles, printTable, startProcess, stopProcess, waitForHttp } from '../harness';
 import { passedAccessCheck } from '../passed-access-check';
@@ -70,7 +71,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const messages = new MessagesRepository(dataSource);
   // No gateway listens: the bench reads its events from the outbox.
   const noNudges = { committed: () => undefined } as unknown as OutboxNudges;
-  const webhookEvents = new WebhookEvents(new WebhookEventsRepository(dataSource), 'bench', noNudges);
+  const webhookEvents = new WebhookEvents(new OutboxRepository(dataSource), 'bench', noNudges);
   const events = new ConversationEvents(webhookEvents);
   const countEvents = new NotificationCountEvents(new NotificationCountsRepository(dataSource), webhookEvents);
   const noWorker = { nudge: () => undefined } as unknown as NotificationFanoutWorker;

@@ -7,7 +7,8 @@ import { trustedTenantScope } from '@platform/auth';
 import { afterCommit, createDataSource, runTransaction } from '@platform/database';
 import { FixtureBuilder } from '@platform/testing';
 import { transportNamespaceOf } from '@platform/transport';
-import { outboxCommittedChannel, OutboxNudges, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxRepository } from '@platform/outbox';
+import { outboxCommittedChannel, OutboxNudges } from '@platform/webhooks';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { BenchContext } from '../context';
@@ -245,7 +246,7 @@ function assertDescriptors(needed: number): void {
 
 /** Appends `rate` events a second for `seconds`, each committed on its own, numbered from `from` (data.seq); answers how many. */
 async function appendAtRate(dataSource: DataSource, nudges: OutboxNudges, tenantID: string, rate: number, seconds: number, from: number): Promise<number> {
-  const repository = new WebhookEventsRepository(dataSource);
+  const repository = new OutboxRepository(dataSource);
   const sessionID = randomUUID();
   const total = rate * seconds;
   const inFlight = new Set<Promise<void>>();

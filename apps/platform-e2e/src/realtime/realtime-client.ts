@@ -2,7 +2,7 @@ import { createRealtimeGatewayApp, RealtimeGatewayConfig } from '@apps/realtime-
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { trustedTenantScope } from '@platform/auth';
 import { loadConfig } from '@platform/config';
-import { WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxRepository } from '@platform/outbox';
 import WebSocket from 'ws';
 import { TestPlatform } from '../support/platform';
 import { eventually } from '../support/eventually';
@@ -129,9 +129,9 @@ export interface ConversationEvent {
   extra?: Record<string, unknown>;
 }
 
-/** Appends outbox events as a change's transaction would (libs/webhooks), and answers their ids. */
+/** Appends outbox events as a change's transaction would (libs/outbox), and answers their ids. */
 export async function appendEvents(platform: TestPlatform, tenantID: string, events: ConversationEvent[]): Promise<string[]> {
-  const repository = new WebhookEventsRepository(platform.dataSource);
+  const repository = new OutboxRepository(platform.dataSource);
   return platform.dataSource.transaction(async (runner) => {
     for (const event of events) {
       await repository.append(runner, trustedTenantScope(tenantID), {

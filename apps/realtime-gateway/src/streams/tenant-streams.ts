@@ -95,6 +95,19 @@ export class TenantStreams {
   }
 
   /**
+   * Begins a new epoch of the tenant's stream: the entries appended from now
+   * on carry it, so every socket of the tenant, on any replica, is told to
+   * resync at the next one, and a resume with the old epoch is answered with
+   * a resync. For when events were lost before they reached the stream.
+   */
+  async beginEpoch(tenantID: string): Promise<string> {
+    const made = randomUUID();
+    // Like the epoch it replaces, it never expires (see epochOf).
+    await this.redis.set(this.epochKey(tenantID), made);
+    return made;
+  }
+
+  /**
    * Appends events in order, each sealed with the stream's epoch and its own
    * offset, trimming what fell out of the window. The offsets are chosen
    * here (after the stream's newest entry, from this clock's milliseconds),

@@ -44,6 +44,7 @@ export {
   WebhookEventEntity,
 } from './webhook.entities';
 export type { WebhookDeliveryStatus } from './webhook.entities';
+export { OutboxLossEntity, OutboxPendingEntity } from './outbox.entities';
 
 import { AuditEventEntity } from './audit-event.entity';
 import { BillingCancellationEntity } from './billing-cancellation.entity';
@@ -71,6 +72,7 @@ import { SessionEntity } from './session.entity';
 import { ShortcutEntity } from './shortcut.entity';
 import { TenantEntity } from './tenant.entity';
 import { WebhookDeliveryAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity } from './webhook.entities';
+import { OutboxLossEntity, OutboxPendingEntity } from './outbox.entities';
 
 /** Every entity of the platform's database. */
 export const ENTITIES = [
@@ -99,6 +101,8 @@ export const ENTITIES = [
   CampaignEntity,
   AuditEventEntity,
   WebhookEventEntity,
+  OutboxPendingEntity,
+  OutboxLossEntity,
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookDeliveryAttemptEntity,

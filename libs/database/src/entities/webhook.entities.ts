@@ -8,7 +8,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-/** One event of a tenant, appended in the transaction of its change: the outbox the dispatcher fans out. */
+/** One event of a tenant, appended in the transaction of its change: the outbox (libs/outbox) its consumers read. */
 @Entity({ name: 'webhook_events' })
 export class WebhookEventEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'webhook_events_pkey' })
@@ -41,10 +41,11 @@ export class WebhookEventEntity {
   @Column({ type: 'jsonb', nullable: true })
   headers!: Record<string, string> | null;
 
+  /** The previous release's dispatcher mark: no longer written (each consumer's claim state is `outbox_pending`); dropped once no replica of that release runs. */
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt!: Date | null;
 
-  /** Set by the real-time gateway's relay once the event is in the tenant's stream (docs/realtime.md). */
+  /** The previous release's relay mark, no longer written, like `dispatched_at`. */
   @Column({ name: 'streamed_at', type: 'timestamptz', nullable: true })
   streamedAt!: Date | null;
 }

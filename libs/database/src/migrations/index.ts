@@ -16,6 +16,7 @@ import { WebhookDeliveryLeases1764850000000 } from './1764850000000-webhook-deli
 import { HandledTransportRequests1764880000000 } from './1764880000000-handled-transport-requests';
 import { ConversationsInMotion1764900000000 } from './1764900000000-conversations-in-motion';
 import { WebhookEventsStreamed1765000000000 } from './1765000000000-webhook-events-streamed';
+import { OutboxConsumers1765100000000 } from './1765100000000-outbox-consumers';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   HandledTransportRequests1764880000000,
   ConversationsInMotion1764900000000,
   WebhookEventsStreamed1765000000000,
+  OutboxConsumers1765100000000,
 ];

@@ -1,7 +1,8 @@
 import { trustedTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { ConversationFixtures, createTestDataSource, FixtureBuilder } from '@platform/testing';
-import { OutboxNudges, WebhookEvents, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxRepository } from '@platform/outbox';
+import { OutboxNudges, WebhookEvents } from '@platform/webhooks';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationCountsRepository } from '../../notifications/notification-counts.repository';
@@ -37,7 +38,7 @@ describe('NotificationCountEvents, with the fan-out and the counts repository', 
     counts = new NotificationCountsRepository(dataSource);
     // No gateway listens here: the spec reads the outbox's rows.
     const noNudges = { committed: () => undefined } as unknown as OutboxNudges;
-    countEvents = new NotificationCountEvents(counts, new WebhookEvents(new WebhookEventsRepository(dataSource), 'services-api', noNudges));
+    countEvents = new NotificationCountEvents(counts, new WebhookEvents(new OutboxRepository(dataSource), 'services-api', noNudges));
     fixtures = new FixtureBuilder(dataSource);
     conversations = new ConversationFixtures(dataSource);
   });

@@ -22,6 +22,17 @@ export class NotificationCountEvents {
     private readonly events: WebhookEvents,
   ) {}
 
+  /**
+   * Takes the operators' count locks (the ones `announce` takes) before the
+   * transaction appends another event of their `operator:<id>` subject
+   * (`notifications.read`): of two such changes of one operator, the later
+   * appends only once the earlier committed, so their events are in commit
+   * order on every consumer of the outbox.
+   */
+  async hold(runner: SqlRunner, scope: TenantScope, operatorIDs: readonly string[]): Promise<void> {
+    await this.counts.lockOperatorCounts(runner, scope, [...new Set(operatorIDs)]);
+  }
+
   async announce(runner: SqlRunner, scope: TenantScope, operatorIDs: readonly string[]): Promise<void> {
     const operators = [...new Set(operatorIDs)];
     if (operators.length === 0) return;

@@ -35,6 +35,8 @@ export class ReadSessionUseCase {
     const markedRead = await this.fanouts.transaction(async (runner) => {
       const marked = await this.fanouts.markRead(runner, scope, session.sessionID, operatorID);
       if (marked > 0) {
+        // Reads of two sessions by one operator share no row: the operator's lock orders their `operator:` events.
+        await this.countEvents.hold(runner, scope, [operatorID]);
         await this.events.notificationsRead(runner, scope, { operatorID, sessionID: session.sessionID, inboxID: session.inboxID, markedRead: marked });
         await this.countEvents.announce(runner, scope, [operatorID]);
       }

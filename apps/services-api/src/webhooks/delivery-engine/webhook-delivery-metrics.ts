@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { boundedRead, METRIC_PREFIX, PlatformMetrics } from '@platform/observability';
+import { OUTBOX_CONSUMERS, OutboxConsumer } from '@platform/outbox';
 import { Counter } from 'prom-client';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 
@@ -8,11 +9,13 @@ export type AttemptResult = 'succeeded' | 'retrying' | 'failed';
 /**
  * Webhook delivery metrics (docs/metrics.md): attempts by what came of them,
  * counted as they end; pending deliveries and how long the oldest due one has
- * waited for a worker, read at scrape time in one statement.
+ * waited for a worker, read at scrape time in one statement; and outbox
+ * events the retention sweep deleted before a consumer took them.
  */
 @Injectable()
 export class WebhookDeliveryMetrics {
   private readonly attempts: Counter<'outcome'>;
+  private readonly expiredUnconsumed: Counter<'consumer'>;
 
   constructor(metrics: PlatformMetrics, deliveries: WebhookDeliveriesRepository) {
     this.attempts = new Counter({
@@ -22,6 +25,13 @@ export class WebhookDeliveryMetrics {
       registers: [metrics.registry],
     });
     for (const outcome of ['succeeded', 'retrying', 'failed'] satisfies AttemptResult[]) this.attempts.inc({ outcome }, 0);
+    this.expiredUnconsumed = new Counter({
+      name: `${METRIC_PREFIX}outbox_events_expired_unconsumed_total`,
+      help: 'Outbox events the retention sweep deleted before a consumer took them, by consumer (webhooks: the dispatcher; realtime: the gateway relay).',
+      labelNames: ['consumer'],
+      registers: [metrics.registry],
+    });
+    for (const consumer of OUTBOX_CONSUMERS) this.expiredUnconsumed.inc({ consumer }, 0);
     const read = boundedRead(() => deliveries.pendingReading());
     metrics.addScrapeGauge({
       name: 'webhook_deliveries_pending',
@@ -39,5 +49,9 @@ export class WebhookDeliveryMetrics {
 
   attemptEnded(outcome: AttemptResult): void {
     this.attempts.inc({ outcome });
+  }
+
+  outboxEventsExpiredUnconsumed(consumer: OutboxConsumer, events: number): void {
+    this.expiredUnconsumed.inc({ consumer }, events);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { trustedTenantScope } from '@platform/auth';
-import { UndispatchedWebhookEvent, WebhookEventsRepository } from '@platform/webhooks';
+import { OutboxEvent, OutboxRepository } from '@platform/outbox';
 import { WebhookEndpointsRepository } from '../endpoints/webhook-endpoints.repository';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WEBHOOK_DELIVERY_SETTINGS, WebhookDeliverySettings } from './webhook-delivery-settings';
@@ -9,13 +9,20 @@ import { WEBHOOK_DELIVERY_SETTINGS, WebhookDeliverySettings } from './webhook-de
 const BATCH = 100;
 
 /**
- * Fans the webhook outbox (`webhook_events`, appended by every app in the
- * change's transaction) out into deliveries: in one transaction per batch,
- * oldest events first, one delivery per enabled endpoint of the tenant
- * subscribed to the event's type, due at once, and the events marked
- * dispatched. Replicas share the outbox through the claim's SKIP LOCKED; a
- * crash before the commit leaves the batch undispatched, and a fan-out
- * repeated adds nothing (a delivery is unique per endpoint and event).
+ * The outbox's `webhooks` consumer (libs/outbox; events appended by every
+ * app in the change's transaction): fans events out into deliveries, in one
+ * transaction per batch, oldest events first, one delivery per enabled
+ * endpoint of the tenant subscribed to the event's type, due at once, and
+ * the events marked consumed. The claim's advisory lock lets one replica
+ * fan out at a time: the deliveries of a subject are therefore created in
+ * the order its events committed, and never a later event's before an
+ * earlier one's is (the engine holds a delivery back only behind an older
+ * pending delivery of its subject that exists, so the order of creation is
+ * what keeps them in order). The claim reads the dispatcher's own pending
+ * rows and locks no event row: the real-time relay's work never makes it
+ * skip one. A crash before the commit leaves the batch pending, and a
+ * fan-out repeated adds nothing (a delivery is unique per endpoint and
+ * event).
  *
  * An endpoint already holding WEBHOOK_MAX_PENDING_PER_ENDPOINT pending
  * deliveries is skipped and disabled, with the reason, rather than let a dead
@@ -26,7 +33,7 @@ export class WebhookFanOut {
   private readonly logger = new Logger(WebhookFanOut.name);
 
   constructor(
-    private readonly events: WebhookEventsRepository,
+    private readonly outbox: OutboxRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     @Inject(WEBHOOK_DELIVERY_SETTINGS) private readonly settings: WebhookDeliverySettings,
@@ -35,7 +42,10 @@ export class WebhookFanOut {
   /** Fans out one batch: whether it was full (more may be waiting), and how many deliveries it made. */
   async batch(): Promise<{ full: boolean; deliveries: number }> {
     const fannedOut = await this.deliveries.transaction(async (runner) => {
-      const events = await this.events.claimUndispatched(runner, BATCH);
+      const events = await this.outbox.claim(runner, 'webhooks', BATCH);
+      for (const loss of await this.outbox.takeLosses(runner, 'webhooks')) {
+        this.logger.warn({ tenantID: loss.tenantID, events: loss.events }, 'outbox events expired before the webhook dispatcher took them: their deliveries were never made');
+      }
       let deliveries = 0;
       for (const event of events) {
         // The event was appended by the app that made the change, for its tenant: the scope comes from the outbox row, not a request.
@@ -53,13 +63,13 @@ export class WebhookFanOut {
           headers: event.headers,
         });
       }
-      await this.events.markDispatched(runner, events.map((event) => event.id));
+      await this.outbox.markConsumed(runner, 'webhooks', events.map((event) => event.id));
       return { events: events.length, deliveries };
     });
     return { full: fannedOut.events === BATCH, deliveries: fannedOut.deliveries };
   }
 }
 
-function overfullReason(settings: WebhookDeliverySettings, event: UndispatchedWebhookEvent): string {
+function overfullReason(settings: WebhookDeliverySettings, event: OutboxEvent): string {
   return `${settings.maxPendingPerEndpoint} deliveries pending (WEBHOOK_MAX_PENDING_PER_ENDPOINT): event ${event.id} (${event.type}) and later ones were not queued`;
 }
