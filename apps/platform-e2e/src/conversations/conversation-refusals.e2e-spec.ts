@@ -158,6 +158,27 @@ describe('conversation refusals', () => {
       expect((await handOver(sessionID, 'assign', context.owner, context.member.operatorID)).data!.data.operatorID).toBe(context.member.operatorID);
     });
 
+    it("shows a connection none of another connection's sessions through a contact they share", async () => {
+      const contactHandle = '+5511900000003';
+      const theirs = (await post({ contactHandle, content: 'segredo' })).data!.data.session;
+      // The other connection learns the contact's id by posting the same handle to its own inbox.
+      const mine = (await post({ contactHandle, content: 'oi' }, { inbox: otherInboxID, authorization: context.otherChannel.authorization })).data!.data.session;
+      expect(mine.contactID).toBe(theirs.contactID);
+      const listed = (authorization: string) =>
+        api().GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+          params: { path: { tenantID: context.tenantID, contactID: mine.contactID }, query: {} },
+          headers: { authorization },
+        });
+      const seenByOther = await listed(context.otherChannel.authorization);
+      expect(seenByOther.data!.data.map((session) => session.sessionID)).toEqual([mine.sessionID]);
+      expect(seenByOther.data!.meta.totalCount).toBe(1);
+      refused(await api().GET('/v1/tenants/{tenantID}/sessions/{sessionID}', { params: { path: { tenantID: context.tenantID, sessionID: theirs.sessionID } }, headers: { authorization: context.otherChannel.authorization } }), 404, 1060);
+      const seenByOwn = await listed(context.channel.authorization);
+      expect(seenByOwn.data!.data.map((session) => session.sessionID)).toEqual([theirs.sessionID]);
+      // An operator of the tenant sees both.
+      expect((await listed(context.member.authorization)).data!.meta.totalCount).toBe(2);
+    });
+
     it('refuses each transition from the wrong state or by the wrong operator', async () => {
       const sessionID = await queued();
       refused(await handOver(sessionID, 'transfer', context.owner, context.member.operatorID), 409, 1944);
