@@ -11,6 +11,7 @@ import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
+import { isNoStoreRoute, NO_STORE } from './no-store';
 import { applySecurityHeaders } from './security-headers';
 import { assertStorableText } from './storable-text';
 
@@ -147,10 +148,12 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     }
     requestLog.enterScope(request, done);
   });
-  // Give the caller the id their request is logged under.
+  // Give the caller the id their request is logged under, and keep every answer of a route that
+  // hands out a credential or a ticket out of caches (no-store.ts).
   // A callback hook, not an async one: no promise per request.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    if (isNoStoreRoute(request)) void reply.header('cache-control', NO_STORE);
     done(null, payload);
   });
   // onResponse: the request's duration in the metrics (every request) and its completion line
