@@ -1,7 +1,58 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, freshAddress, requestCode, SignUpPlatform, signUp, startSignUpPlatform } from '../sign-up/sign-up-support';
 
 const ROTATIONS = '/v1/tenants/{tenantID}/webhooks/endpoints/{webhookEndpointID}/secret-rotations';
+
+/** The operations these tests call, as `METHOD path` of the committed OpenAPI documents. */
+const COVERED = [
+  'POST /v1/operators/sign-in',
+  'POST /v1/operators',
+  'POST /v1/tenants/{tenantID}/plugins/connections',
+  'POST /v1/tenants/{tenantID}/realtime-tickets',
+  'POST /v1/tenants/{tenantID}/webhooks/endpoints',
+  `POST ${ROTATIONS}`,
+];
+
+/** A field that holds a credential or a ticket: `token`, `secret`, `ticket`, or a name ending in one (`pluginConnectionToken`). */
+const CREDENTIAL_FIELD = /(^|[a-z])(token|secret|ticket)$/i;
+
+interface Schema {
+  $ref?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+}
+
+/** The operations of the committed OpenAPI documents (tests run from the repository's root) whose successful answer holds a credential field at any depth. */
+function operationsAnsweringCredentials(): string[] {
+  const found: string[] = [];
+  for (const name of ['core-tenants', 'services-api', 'plugins-helpdesk']) {
+    const document = JSON.parse(readFileSync(`docs/openapi/${name}.json`, 'utf8'));
+    const schemas: Record<string, Schema> = document.components?.schemas ?? {};
+    const holds = (schema: Schema | undefined, seen: Set<string>): boolean => {
+      if (!schema) return false;
+      if (schema.$ref) {
+        if (seen.has(schema.$ref)) return false;
+        return holds(schemas[schema.$ref.split('/').pop()!], new Set([...seen, schema.$ref]));
+      }
+      const properties = Object.entries(schema.properties ?? {});
+      return (
+        properties.some(([field, value]) => CREDENTIAL_FIELD.test(field) || holds(value, seen)) ||
+        holds(schema.items, seen) ||
+        [...(schema.allOf ?? []), ...(schema.oneOf ?? [])].some((part) => holds(part, seen))
+      );
+    };
+    for (const [path, operations] of Object.entries<Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const answers = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+        if (answers.some(([, answer]) => holds(answer.content?.['application/json']?.schema, new Set()))) found.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  return found;
+}
 
 /** The cache directive of an answer. */
 const cacheControlOf = (answer: { response: Response }) => answer.response.headers.get('cache-control');
@@ -77,6 +128,10 @@ describe('answers carrying a credential or a ticket', () => {
       expect(answer.data!.data.secret).toEqual(expect.any(String));
       expect(cacheControlOf(answer)).toBe('no-store');
     }
+  });
+
+  it('covers every operation whose answer holds a token, a secret or a ticket', () => {
+    expect(operationsAnsweringCredentials().sort()).toEqual([...COVERED].sort());
   });
 
   it('leaves answers without a credential alone', async () => {
