@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppFoundationModule } from '@platform/app-foundation';
 import { operatorTokenSettingsOf } from '@platform/auth';
+import { KeysetCursorsModule } from '@platform/http-common';
 import { outboundPolicyOf } from '@platform/http-outbound';
 import { IdempotencyModule, idempotencySettingsOf } from '@platform/idempotency';
 import { TransportClientModule, transportSettingsOf } from '@platform/transport';
@@ -8,7 +9,7 @@ import { AuditEventsModule } from './audit-events/audit-events.module';
 import { CampaignModelsModule } from './campaign-models/campaign-models.module';
 import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/models/template-submission.job';
 import { CampaignsModule } from './campaigns/campaigns.module';
-import { ServicesApiConfig } from './config';
+import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { conversationsSettingsOf } from './conversations/conversations-settings';
@@ -80,6 +81,8 @@ export class ServicesApiModule {
           outboundPolicy,
         ),
         AuditEventsModule.forRoot({ retentionDays: config.AUDIT_RETENTION_DAYS }),
+        // The cursors' MAC: a key derived from SIGN_UP_SECRET for cursors alone (docs/security.md, Keys and rotation).
+        KeysetCursorsModule.forRoot({ current: config.SIGN_UP_SECRET ?? DEVELOPMENT_SIGN_UP_SECRET, previous: config.SIGN_UP_SECRET_PREVIOUS }),
         WebhookSigningSecretsModule.forRoot({ current: config.WEBHOOK_SECRETS_KEY, previous: config.WEBHOOK_SECRETS_KEY_PREVIOUS }),
         WebhookEndpointsModule.forRoot(webhookEndpointsSettingsOf(config)),
         WebhookDeliveriesModule.forRoot(

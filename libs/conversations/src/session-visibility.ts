@@ -3,7 +3,7 @@
  * session and message event carries (`listed`, `operatorID`,
  * `participantIDs`), so a consumer of the outbox (the real-time gateway)
  * decides without a database query. services-api's operation 11 applies the
- * same rule in SQL (contact-sessions.repository.ts, VISIBLE_TO_OPERATOR),
+ * same rule in SQL (session-visibility.ts, `visibleSql`),
  * and every conversation route applies this function.
  */
 export interface SessionVisibilitySnapshot {

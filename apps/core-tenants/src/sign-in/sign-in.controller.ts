@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ApiErrors, clientAddressKey } from '@platform/http-common';
+import { ApiErrors, clientAddressKey, NoStore } from '@platform/http-common';
 import { SignInBody, SignInResponse } from './sign-in.dto';
 import { SignInOperatorUseCase } from './sign-in-operator.use-case';
 
@@ -11,6 +11,7 @@ export class SignInController {
   constructor(private readonly signInOperator: SignInOperatorUseCase) {}
 
   @Post('sign-in')
+  @NoStore()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'signInOperator',

@@ -54,7 +54,7 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
     connection = await fixtures.connection(tenantID, plugin.pluginID);
 
     contactID = await conversations.contact(tenantID, 'Maria Souza');
-    const inboxID = await conversations.inbox(tenantID);
+    const inboxID = await conversations.inbox(tenantID, { pluginConnectionID: connection.pluginConnectionID });
     const session = async (name: string, options: { listed?: boolean; operatorID?: string; participants?: string[]; createdMinutesAgo: number }) => {
       sessions[name] = await conversations.session(tenantID, {
         contactID,
@@ -107,7 +107,7 @@ describe('GET /v1/tenants/:tenantID/contacts/:contactID/sessions (operation 11)'
   });
   afterAll(() => platform.close());
 
-  it('lists a plugin connection every session, most recently active first, ties by id', async () => {
+  it('lists the plugin connection of their inbox every session, most recently active first, ties by id', async () => {
     const response = await list(connection.authorization, '?perPage=50');
     expect(response.response.status).toBe(200);
     expect(idsOf(response.data!)).toEqual(everyInOrder);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { singleError } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sentAsIs } from '../support/sent-as-is';
@@ -158,6 +158,27 @@ describe('conversation refusals', () => {
       expect((await handOver(sessionID, 'assign', context.owner, context.member.operatorID)).data!.data.operatorID).toBe(context.member.operatorID);
     });
 
+    it("shows a connection none of another connection's sessions through a contact they share", async () => {
+      const contactHandle = '+5511900000003';
+      const theirs = (await post({ contactHandle, content: 'segredo' })).data!.data.session;
+      // The other connection learns the contact's id by posting the same handle to its own inbox.
+      const mine = (await post({ contactHandle, content: 'oi' }, { inbox: otherInboxID, authorization: context.otherChannel.authorization })).data!.data.session;
+      expect(mine.contactID).toBe(theirs.contactID);
+      const listed = (authorization: string) =>
+        api().GET('/v1/tenants/{tenantID}/contacts/{contactID}/sessions', {
+          params: { path: { tenantID: context.tenantID, contactID: mine.contactID }, query: {} },
+          headers: { authorization },
+        });
+      const seenByOther = await listed(context.otherChannel.authorization);
+      expect(seenByOther.data!.data.map((session) => session.sessionID)).toEqual([mine.sessionID]);
+      expect(seenByOther.data!.meta.totalCount).toBe(1);
+      refused(await api().GET('/v1/tenants/{tenantID}/sessions/{sessionID}', { params: { path: { tenantID: context.tenantID, sessionID: theirs.sessionID } }, headers: { authorization: context.otherChannel.authorization } }), 404, 1060);
+      const seenByOwn = await listed(context.channel.authorization);
+      expect(seenByOwn.data!.data.map((session) => session.sessionID)).toEqual([theirs.sessionID]);
+      // An operator of the tenant sees both.
+      expect((await listed(context.member.authorization)).data!.meta.totalCount).toBe(2);
+    });
+
     it('refuses each transition from the wrong state or by the wrong operator', async () => {
       const sessionID = await queued();
       refused(await handOver(sessionID, 'transfer', context.owner, context.member.operatorID), 409, 1944);
@@ -223,6 +244,48 @@ describe('conversation refusals', () => {
       const bad = await page('bm90LWEtY3Vyc29y');
       expect(bad.response.status).toBe(400);
       expect(singleError(bad.error).fields).toEqual([expect.objectContaining({ field: 'cursor' })]);
+    });
+
+    it('refuses a cursor it did not make, whatever it names, and still pages to the end with its own', async () => {
+      const contactHandle = '+5511900000004';
+      for (let index = 0; index < 3; index += 1) await post({ contactHandle, content: `c${index}` });
+      const sessionID = (await post({ contactHandle, content: 'c3' })).data!.data.session.sessionID;
+      const page = (cursor?: string) =>
+        api().GET('/v1/tenants/{tenantID}/sessions/{sessionID}/messages', {
+          params: { path: { tenantID: context.tenantID, sessionID }, query: { limit: '1', ...(cursor ? { cursor } : {}) } },
+          headers: { authorization: context.member.authorization },
+        });
+      const first = await page();
+      const made = first.data!.meta.nextCursor!;
+      const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+      const [position, mac] = made.split('.');
+      const flipped = `${mac.slice(0, -2)}${mac.at(-2) === 'A' ? 'B' : 'A'}${mac.at(-1)}`;
+      const forged = [
+        // An impossible date, and year 0000, as a position alone or with a MAC this API did not make.
+        base64url(`2026-02-30T12:00:00.000000Z_${randomUUID()}`),
+        base64url(`0000-01-01T00:00:00.000000Z_${randomUUID()}`),
+        `${base64url(`2026-02-30T12:00:00.000000Z_${randomUUID()}`)}.${randomBytes(32).toString('base64url')}`,
+        // A real date and any id, well formed.
+        base64url(`2030-01-01T00:00:00.000000Z_${randomUUID()}`),
+        `${base64url(`2030-01-01T00:00:00.000000Z_${randomUUID()}`)}.${mac}`,
+        // This API's cursor, its MAC or its position altered.
+        `${position}.${flipped}`,
+        `${base64url(`2030-01-01T00:00:00.000000Z_${randomUUID()}`)}.${mac}`,
+        position,
+      ];
+      for (const cursor of forged) {
+        const answer = await page(cursor);
+        expect(answer.response.status, cursor).toBe(400);
+        expect(singleError(answer.error)).toMatchObject({ error_code: 1002, fields: [{ field: 'cursor', received: cursor, allowed: 'a cursor from meta.nextCursor of this list' }] });
+      }
+      const seen = first.data!.data.map((message) => message.messageValue);
+      let cursor: string | null = made;
+      while (cursor) {
+        const answer = await page(cursor);
+        seen.push(...answer.data!.data.map((message) => message.messageValue));
+        cursor = answer.data!.meta.nextCursor;
+      }
+      expect(seen).toEqual(['c3', 'c2', 'c1', 'c0']);
     });
   });
 

@@ -19,8 +19,8 @@ export class ContactSessionsController {
     summary: 'List contact sessions',
     description:
       'A contact\'s sessions, most recently active first (last message time, then sessionID, descending). An operator sees ' +
-      'listed sessions and those assigned to them or that they took part in; an installed plugin and the tenant\'s plugin ' +
-      'connection see all. An unknown contact is an empty page.',
+      'listed sessions and those assigned to them or that they took part in; a plugin connection sees those of its own ' +
+      'inboxes; an installed plugin sees all. An unknown contact is an empty page.',
   })
   @ApiResponse({ status: 200, type: ContactSessionsResponse, description: 'The last page' })
   @ApiResponse({ status: 206, type: ContactSessionsResponse, description: 'More pages follow' })

@@ -8,7 +8,8 @@ const HOUR = 3_600_000;
 
 /**
  * Operation 11's SQL against PostgreSQL: who sees which of a contact's
- * sessions (the trigger-kept counts plus an operator's unlisted ones), the
+ * sessions (the trigger-kept counts plus an operator's unlisted ones, a plugin
+ * connection's on its own inboxes only), the
  * page and its count in one statement, the row mapping with the last message
  * and the summary, and nothing of another tenant's.
  */
@@ -21,6 +22,8 @@ describe('ContactSessionsRepository', () => {
   let contactID: string;
   let assignedID: string;
   let participantID: string;
+  let connectionID: string;
+  let otherConnectionID: string;
   const ids: Record<'newestUnlistedOfParticipant' | 'unlistedOfAssigned' | 'listedWithMessage' | 'oldestListed', string> = {
     newestUnlistedOfParticipant: '',
     unlistedOfAssigned: '',
@@ -38,7 +41,10 @@ describe('ContactSessionsRepository', () => {
     assignedID = (await fixtures.operator()).operatorID;
     participantID = (await fixtures.operator()).operatorID;
     contactID = await conversations.contact(tenantID);
-    const inboxID = await conversations.inbox(tenantID);
+    connectionID = (await fixtures.connection(tenantID, (await fixtures.plugin()).pluginID)).pluginConnectionID;
+    otherConnectionID = (await fixtures.connection(tenantID, (await fixtures.plugin()).pluginID)).pluginConnectionID;
+    const inboxID = await conversations.inbox(tenantID, { pluginConnectionID: connectionID });
+    const otherInboxID = await conversations.inbox(tenantID, { pluginConnectionID: otherConnectionID });
     const now = Date.now();
     const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR);
     ids.newestUnlistedOfParticipant = await conversations.session(tenantID, { contactID, inboxID, listed: false, participants: [participantID], createdAt: at(1) });
@@ -46,7 +52,7 @@ describe('ContactSessionsRepository', () => {
     ids.listedWithMessage = await conversations.session(tenantID, { contactID, inboxID, createdAt: at(3), closedAt: at(2.5) });
     await conversations.message(tenantID, ids.listedWithMessage, { createdAt: at(3), value: { text: 'Olá!' } });
     await conversations.summary(tenantID, ids.listedWithMessage, { topic: 'billing' });
-    ids.oldestListed = await conversations.session(tenantID, { contactID, inboxID, createdAt: at(4) });
+    ids.oldestListed = await conversations.session(tenantID, { contactID, inboxID: otherInboxID, createdAt: at(4) });
     // Another contact's session, seen by nobody asking about this contact.
     await conversations.session(tenantID, { contactID: await conversations.contact(tenantID, 'João Lima'), inboxID, createdAt: at(0.5) });
   });
@@ -54,6 +60,7 @@ describe('ContactSessionsRepository', () => {
 
   const all = { kind: 'all' } as const;
   const operator = (operatorID: string) => ({ kind: 'operator', operatorID }) as const;
+  const connection = (pluginConnectionID: string) => ({ kind: 'pluginConnection', pluginConnectionID }) as const;
   const idsOf = (found: { sessionID: string }[]) => found.map((session) => session.sessionID);
 
   it('counts every session for a plugin, and the listed ones plus their own unlisted ones for an operator', async () => {
@@ -74,6 +81,16 @@ describe('ContactSessionsRepository', () => {
     expect([middle.totalCount, idsOf(middle.data)]).toEqual([4, [ids.unlistedOfAssigned, ids.listedWithMessage]]);
     expect(await sessions.pageWithCount(scope, contactID, all, { offset: 10, limit: 10 })).toEqual({ totalCount: 4, data: [] });
     expect(await sessions.pageWithCount(trustedTenantScope(otherTenantID), contactID, all, { offset: 0, limit: 10 })).toEqual({ totalCount: 0, data: [] });
+  });
+
+  it("lists and counts a plugin connection the sessions of its own inboxes only, whoever else sees them", async () => {
+    const scope = trustedTenantScope(tenantID);
+    const mine = await sessions.pageWithCount(scope, contactID, connection(connectionID), { offset: 0, limit: 10 });
+    expect([mine.totalCount, idsOf(mine.data)]).toEqual([3, [ids.newestUnlistedOfParticipant, ids.unlistedOfAssigned, ids.listedWithMessage]]);
+    expect(await sessions.countVisible(scope, contactID, connection(connectionID))).toBe(3);
+    const theOthers = await sessions.pageWithCount(scope, contactID, connection(otherConnectionID), { offset: 0, limit: 10 });
+    expect([theOthers.totalCount, idsOf(theOthers.data)]).toEqual([1, [ids.oldestListed]]);
+    expect(await sessions.countVisible(scope, contactID, connection(otherConnectionID))).toBe(1);
   });
 
   it('answers each session camelCase, with its last message and its summary when it has them', async () => {

@@ -4,11 +4,7 @@ import { firstRow, rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { SessionDto } from './contact-session.dto';
 import { SessionRow, toDto } from './session-row';
-import { SessionVisibility } from './session-visibility';
-
-/** The operator's visibility rule over `alias`; `$3` is the operator: `operatorMaySeeSession` (`@platform/conversations`) in SQL. */
-const VISIBLE_TO_OPERATOR = (alias: string) =>
-  `(${alias}.listed OR ${alias}.operator_id = $3 OR $3 = ANY (${alias}.operator_participants_ids))`;
+import { SessionVisibility, viewerIDOf, visibleSql } from './session-visibility';
 
 type Kind = SessionVisibility['kind'];
 
@@ -20,13 +16,13 @@ type Kind = SessionVisibility['kind'];
  * (computed once); the outer join keeps one row when the page is empty.
  */
 function pageText(kind: Kind): string {
-  const operatorFilter = kind === 'operator' ? `AND ${VISIBLE_TO_OPERATOR('v')}` : '';
-  const parameterCount = kind === 'operator' ? 3 : 2;
+  const viewerFilter = kind === 'all' ? '' : `AND ${visibleSql(kind, 'v', '$3')}`;
+  const parameterCount = kind === 'all' ? 2 : 3;
   const offsetParameter = `$${parameterCount + 1}`;
   const limitParameter = `$${parameterCount + 2}`;
   return `WITH page AS (
          SELECT v.id, v.last_activity_at FROM sessions v
-          WHERE v.tenant_id = $1 AND v.contact_id = $2 ${operatorFilter}
+          WHERE v.tenant_id = $1 AND v.contact_id = $2 ${viewerFilter}
           ORDER BY v.last_activity_at DESC, v.id DESC
          OFFSET ${offsetParameter} LIMIT ${limitParameter}
        ), page_rows AS (
@@ -46,14 +42,18 @@ function pageText(kind: Kind): string {
 }
 
 type PageRow = SessionRow & { total_count: string };
-type AllParams = [tenantID: string, contactID: string];
-type OperatorParams = [tenantID: string, contactID: string, operatorID: string];
+/** The tenant, the contact, and the viewer's id unless the viewer sees all. */
+type Params = [tenantID: string, contactID: string, ...viewer: string[]];
 
-// Built once: the text depends on the visibility only.
-const COUNT_ALL = sql<{ total: string }, AllParams>(`SELECT ${visibleCount('all')} AS total`);
-const COUNT_OPERATOR = sql<{ total: string }, OperatorParams>(`SELECT ${visibleCount('operator')} AS total`);
-const PAGE_ALL = sql<PageRow, [...AllParams, offset: number, limit: number]>(pageText('all'));
-const PAGE_OPERATOR = sql<PageRow, [...OperatorParams, offset: number, limit: number]>(pageText('operator'));
+// Built once per visibility: the text depends on it only.
+const KINDS: Kind[] = ['all', 'operator', 'pluginConnection'];
+const COUNT = new Map(KINDS.map((kind) => [kind, sql<{ total: string }, Params>(`SELECT ${visibleCount(kind)} AS total`)]));
+const PAGE = new Map(KINDS.map((kind) => [kind, sql<PageRow, [...Params, number, number]>(pageText(kind))]));
+
+function paramsOf(scope: TenantScope, contactID: string, visibility: SessionVisibility): Params {
+  const viewerID = viewerIDOf(visibility);
+  return viewerID === undefined ? [scope.tenantID, contactID] : [scope.tenantID, contactID, viewerID];
+}
 
 @Injectable()
 export class ContactSessionsRepository {
@@ -64,10 +64,7 @@ export class ContactSessionsRepository {
    * (for a page number past any real offset).
    */
   async countVisible(scope: TenantScope, contactID: string, visibility: SessionVisibility): Promise<number> {
-    const counted =
-      visibility.kind === 'operator'
-        ? await firstRow(this.dataSource, COUNT_OPERATOR, [scope.tenantID, contactID, visibility.operatorID])
-        : await firstRow(this.dataSource, COUNT_ALL, [scope.tenantID, contactID]);
+    const counted = await firstRow(this.dataSource, COUNT.get(visibility.kind)!, paramsOf(scope, contactID, visibility));
     return Number(counted?.total);
   }
 
@@ -82,10 +79,7 @@ export class ContactSessionsRepository {
     visibility: SessionVisibility,
     page: { offset: number; limit: number },
   ): Promise<{ totalCount: number; data: SessionDto[] }> {
-    const found =
-      visibility.kind === 'operator'
-        ? await rows(this.dataSource, PAGE_OPERATOR, [scope.tenantID, contactID, visibility.operatorID, page.offset, page.limit])
-        : await rows(this.dataSource, PAGE_ALL, [scope.tenantID, contactID, page.offset, page.limit]);
+    const found = await rows(this.dataSource, PAGE.get(visibility.kind)!, [...paramsOf(scope, contactID, visibility), page.offset, page.limit]);
     return { totalCount: Number(found[0].total_count), data: found.filter((row) => row.id !== null).map(toDto) };
   }
 }
@@ -94,14 +88,18 @@ export class ContactSessionsRepository {
  * SQL of the number of the contact's sessions the viewer may list. The
  * contact's total and listed counts are trigger-kept counters; an operator
  * adds the unlisted sessions they are on, read from a partial index of
- * unlisted sessions (so the cost follows the contact's unlisted sessions only).
+ * unlisted sessions (so the cost follows the contact's unlisted sessions
+ * only); a plugin connection counts the contact's sessions on its inboxes.
  */
 function visibleCount(kind: Kind): string {
-  if (kind === 'all') {
-    return 'coalesce((SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)';
-  }
-  return `(coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)
+  switch (kind) {
+    case 'all':
+      return 'coalesce((SELECT total FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)';
+    case 'operator':
+      return `(coalesce((SELECT listed FROM contact_session_counts WHERE tenant_id = $1 AND contact_id = $2), 0)
             + (SELECT count(*) FROM sessions s
-                WHERE s.tenant_id = $1 AND s.contact_id = $2 AND NOT s.listed
-                  AND (s.operator_id = $3 OR $3 = ANY (s.operator_participants_ids))))`;
+                WHERE s.tenant_id = $1 AND s.contact_id = $2 AND NOT s.listed AND ${visibleSql('operator', 's', '$3')}))`;
+    case 'pluginConnection':
+      return `(SELECT count(*) FROM sessions s WHERE s.tenant_id = $1 AND s.contact_id = $2 AND ${visibleSql('pluginConnection', 's', '$3')})`;
+  }
 }

@@ -50,11 +50,11 @@ describe('ListContactSessionsUseCase (operation 11)', () => {
     ]);
   });
 
-  it('shows a plugin and a plugin connection every session', async () => {
+  it('shows a plugin every session, and a plugin connection those of its own inboxes', async () => {
     const { list, calls } = setUp(3);
     await list({ kind: 'plugin', pluginID: 'plugin-1' });
     await list({ kind: 'pluginConnection', pluginConnectionID: 'connection-1', pluginID: 'plugin-1', tenantID });
-    expect(calls.map((call) => call.visibility)).toEqual([{ kind: 'all' }, { kind: 'all' }]);
+    expect(calls.map((call) => call.visibility)).toEqual([{ kind: 'all' }, { kind: 'pluginConnection', pluginConnectionID: 'connection-1' }]);
   });
 
   it('answers a page number too large for an offset with the count only', async () => {

@@ -9,7 +9,7 @@ import {
   InstalledPluginConnectionResponse,
   PluginConnectionParams,
 } from './plugin-connection.dto';
-import { ApiErrors, TenantParams } from '@platform/http-common';
+import { ApiErrors, NoStore, TenantParams } from '@platform/http-common';
 import { IDEMPOTENCY_KEY_HEADER, Idempotent, IdempotencyClaim, IdempotencyKeyClaim, idempotencyKeyOf } from '@platform/idempotency';
 
 /**
@@ -25,6 +25,7 @@ export class PluginConnectionsController {
   ) {}
 
   @Post()
+  @NoStore()
   @Auth('operator')
   @HttpCode(201)
   @ApiOperation({

@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal, operatorTokenExpiryOf } from '@platform/auth';
-import { ApiErrors, TenantParams } from '@platform/http-common';
+import { ApiErrors, NoStore, TenantParams } from '@platform/http-common';
 import { IssueRealtimeTicketUseCase } from './issue-realtime-ticket.use-case';
 import { RealtimeTicketResponse } from './realtime-ticket.dto';
 
@@ -11,6 +11,7 @@ export class RealtimeTicketsController {
   constructor(private readonly issue: IssueRealtimeTicketUseCase) {}
 
   @Post()
+  @NoStore()
   @HttpCode(201)
   @Auth('operator')
   @ApiOperation({

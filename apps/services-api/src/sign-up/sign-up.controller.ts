@@ -17,7 +17,7 @@ import {
   SignUpBody,
   SignUpResponse,
 } from './sign-up.dto';
-import { ApiErrors, clientAddressKey, TenantParams } from '@platform/http-common';
+import { ApiErrors, clientAddressKey, NoStore, TenantParams } from '@platform/http-common';
 import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 
 const LANGUAGE_HEADER = {
@@ -65,6 +65,7 @@ export class SignUpController {
 
   /** Completes a sign-up (its body is this platform's own: docs/sign-up.md). */
   @Post('operators')
+  @NoStore()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'signUpOperator',

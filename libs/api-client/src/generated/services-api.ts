@@ -186,7 +186,7 @@ export interface paths {
         };
         /**
          * List contact sessions
-         * @description A contact's sessions, most recently active first (last message time, then sessionID, descending). An operator sees listed sessions and those assigned to them or that they took part in; an installed plugin and the tenant's plugin connection see all. An unknown contact is an empty page.
+         * @description A contact's sessions, most recently active first (last message time, then sessionID, descending). An operator sees listed sessions and those assigned to them or that they took part in; a plugin connection sees those of its own inboxes; an installed plugin sees all. An unknown contact is an empty page.
          */
         get: operations["listContactSessions"];
         put?: never;

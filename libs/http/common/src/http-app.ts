@@ -11,7 +11,9 @@ import { depthLimitedJsonParser } from './json-body';
 import { ApiDocumentOptions, buildApiDocument } from './openapi/api-document';
 import { PathMethods } from './path-methods';
 import { RequestValidationPipe } from './request-validation.pipe';
+import { isNoStoreRoute, NO_STORE } from './no-store';
 import { applySecurityHeaders } from './security-headers';
+import { closeInStages, closesBeforeBodyRead } from './staged-close';
 import { assertStorableText } from './storable-text';
 
 export interface HttpAppOptions {
@@ -147,10 +149,15 @@ export async function createHttpApp(rootModule: Parameters<typeof NestFactory.cr
     }
     requestLog.enterScope(request, done);
   });
-  // Give the caller the id their request is logged under.
+  // Give the caller the id their request is logged under, keep every answer of a route that
+  // hands out a credential or a ticket out of caches (no-store.ts), and close in stages a
+  // connection whose request body is still arriving.
   // A callback hook, not an async one: no promise per request.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
+    if (isNoStoreRoute(request)) void reply.header('cache-control', NO_STORE);
+    // An answer given before the body was read (413 1913) lets a client still sending it read it (staged-close.ts).
+    if (closesBeforeBodyRead(request.raw, reply.getHeader('connection'))) closeInStages(request.raw);
     done(null, payload);
   });
   // onResponse: the request's duration in the metrics (every request) and its completion line

@@ -16,6 +16,9 @@ export {
   sessionListMeta,
 } from './pagination';
 export type { PageQueryFields, PageRequest } from './pagination';
+export { CURSOR_ALLOWED, IsKeysetCursor, KeysetCursors, KeysetCursorsModule, MAX_CURSOR_LENGTH } from './keyset-cursor';
+export type { KeysetList } from './keyset-cursor';
+export { NoStore } from './no-store';
 export { RequestValidationPipe } from './request-validation.pipe';
 export { canonicalUuid, isUuid } from './uuid';
 export { TenantParams, TenantParamsWith } from './path-params';

@@ -1,33 +1,36 @@
-import { ValidateBy } from 'class-validator';
+import type { KeysetList } from '@platform/http-common';
 
 /**
- * The keyset cursor of a session's messages page (docs/conversations.md#reading):
- * opaque to clients, base64url of the last message's exact time
- * (microseconds, UTC) and id. The next page starts strictly after it, so
- * messages stored meanwhile never shift a page (newer ones appear on page 1).
+ * A position in a session's messages page (docs/conversations.md#reading):
+ * the last message's exact time (microseconds, UTC) and id. The next page
+ * starts strictly after it, so messages stored meanwhile never shift a page
+ * (newer ones appear on page 1). Clients see it only inside a cursor
+ * (`KeysetCursors`), which carries it with a MAC.
  */
 export interface MessagePosition {
   createdAt: string;
   messageID: string;
 }
 
-const DECODED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const POSITION = /^((\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
-export function encodeMessageCursor(position: MessagePosition): string {
-  return Buffer.from(`${position.createdAt}_${position.messageID}`, 'utf8').toString('base64url');
+/**
+ * Whether an exact time names a real instant PostgreSQL can hold: a day
+ * that exists (no 30 February: the date read back is the one written) and a
+ * year from 1 (PostgreSQL has no year 0).
+ */
+function isRealTime(milliseconds: string, year: string): boolean {
+  const time = new Date(`${milliseconds}Z`);
+  return Number(year) >= 1 && !Number.isNaN(time.getTime()) && time.toISOString() === `${milliseconds}Z`;
 }
 
-/** The position a cursor names, or undefined when it is not one this API made. */
-export function decodeMessageCursor(cursor: string): MessagePosition | undefined {
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(cursor)) return undefined;
-  const match = DECODED.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match || Number.isNaN(Date.parse(match[1]))) return undefined;
-  return { createdAt: match[1], messageID: match[2] };
-}
-
-export function IsMessageCursor(): PropertyDecorator {
-  return ValidateBy(
-    { name: 'isMessageCursor', validator: { validate: (value) => typeof value === 'string' && decodeMessageCursor(value) !== undefined } },
-    { message: 'a cursor from meta.nextCursor of this list' },
-  );
-}
+/** The session messages list's positions, as its cursors carry them. */
+export const MESSAGE_PAGES: KeysetList<MessagePosition> = {
+  name: 'session-messages',
+  format: (position) => `${position.createdAt}_${position.messageID}`,
+  parse(text) {
+    const match = POSITION.exec(text);
+    if (!match || !isRealTime(match[1], match[2])) return undefined;
+    return { createdAt: text.slice(0, text.indexOf('_')), messageID: match[3] };
+  },
+};

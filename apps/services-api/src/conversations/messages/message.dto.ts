@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ConversationMessageDto, ConversationSessionDto, REPORTED_DELIVERY_STATUSES } from '@platform/conversations';
-import { IsIntegerInRange, IsOneOf, IsStringOfLength, TenantParamsWith } from '@platform/http-common';
+import { IsIntegerInRange, IsKeysetCursor, IsOneOf, IsStringOfLength, TenantParamsWith } from '@platform/http-common';
 import { IsOptional, IsString, MinLength } from 'class-validator';
-import { IsMessageCursor } from './message-cursor';
 
 export const MAX_MESSAGES_PER_PAGE = 100;
 export const DEFAULT_MESSAGES_PER_PAGE = 50;
@@ -56,7 +55,7 @@ export class SessionMessagesQuery {
 
   @ApiPropertyOptional({ description: "The previous page's meta.nextCursor: the messages older than that page's last" })
   @IsOptional()
-  @IsMessageCursor()
+  @IsKeysetCursor()
   cursor?: string;
 }
 

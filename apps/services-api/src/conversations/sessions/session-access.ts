@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, PluginConnectionPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
-import { operatorMaySeeSession } from '@platform/conversations';
 import { AppException } from '@platform/errors';
+import { maySee, sessionVisibilityOf } from '../../contact-sessions/session-visibility';
 import { sessionEventDataOf } from '../conversation-events';
 import type { SessionView } from './sessions.repository';
 
@@ -9,14 +9,13 @@ export type ConversationPrincipal = OperatorPrincipal | PluginConnectionPrincipa
 
 /**
  * Who may reach a session of the tenant (docs/conversations.md#who-may-do-what):
- * an operator who may see it (`operatorMaySeeSession`, operation 11's rule),
- * and the plugin connection of its inbox. Anyone else of the tenant gets
- * 404 1060, as for a session the tenant does not have: a session one may
- * not see is not told to exist.
+ * the one visibility rule operation 11 lists by (session-visibility.ts): an
+ * operator who may see it, and the plugin connection of its inbox. Anyone
+ * else of the tenant gets 404 1060, as for a session the tenant does not
+ * have: a session one may not see is not told to exist.
  */
 export function maySeeSession(principal: ConversationPrincipal, view: SessionView): boolean {
-  if (principal.kind === 'pluginConnection') return view.pluginConnectionID === principal.pluginConnectionID;
-  return operatorMaySeeSession(principal.operatorID, sessionEventDataOf(view));
+  return maySee(sessionVisibilityOf(principal), sessionEventDataOf(view));
 }
 
 export function refuseUnseen(principal: ConversationPrincipal, view: SessionView | undefined): SessionView {

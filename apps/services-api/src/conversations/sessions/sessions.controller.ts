@@ -6,7 +6,6 @@ import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/ide
 import type { FastifyReply } from 'fastify';
 import { ListSessionMessagesUseCase } from '../messages/list-session-messages.use-case';
 import { DEFAULT_MESSAGES_PER_PAGE, MessageResponse, ReplyBody, SessionMessagesQuery, SessionMessagesResponse } from '../messages/message.dto';
-import { decodeMessageCursor } from '../messages/message-cursor';
 import { PostReplyUseCase } from '../messages/post-reply.use-case';
 import { AssignSessionUseCase } from './assign-session.use-case';
 import { CloseSessionUseCase } from './close-session.use-case';
@@ -72,7 +71,7 @@ export class SessionsController {
       tenantID: params.tenantID,
       sessionID: params.sessionID,
       limit: query.limit === undefined ? DEFAULT_MESSAGES_PER_PAGE : Number(query.limit),
-      before: query.cursor === undefined ? undefined : decodeMessageCursor(query.cursor),
+      cursor: query.cursor,
     });
     void reply.status(page.meta.nextCursor === null ? 200 : 206);
     return page;

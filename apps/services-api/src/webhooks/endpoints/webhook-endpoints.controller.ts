@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
-import { ApiErrors, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
+import { ApiErrors, NoStore, pageRequestOf, pageStatus, TenantParams } from '@platform/http-common';
 import { Idempotent, IdempotencyClaim, IdempotencyKeyClaim } from '@platform/idempotency';
 import { WEBHOOK_EVENT_PAYLOADS } from '@platform/webhooks';
 import type { FastifyReply } from 'fastify';
@@ -43,6 +43,7 @@ export class WebhookEndpointsController {
   ) {}
 
   @Post()
+  @NoStore()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'createWebhookEndpoint',
@@ -127,6 +128,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':webhookEndpointID/secret-rotations')
+  @NoStore()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'rotateWebhookEndpointSecret',
