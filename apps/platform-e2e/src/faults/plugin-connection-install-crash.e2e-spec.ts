@@ -105,7 +105,7 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     expect((await liveResources()).items).toEqual([]);
 
     // The reconciler releases what the dead installs made, once each.
-    await eventually(expectNothingUnrecorded, 30_000);
+    await eventually(expectNothingUnrecorded);
     expect([...platform.stubs.billing.items.keys(), ...platform.stubs.vms.vms.keys()]).toEqual([]);
 
     // Asked again, every install succeeds; still nothing unrecorded, nothing released twice.
@@ -113,7 +113,7 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     expect(again.map((answer) => answer.response.status)).toEqual(plugins.map(() => 201));
     const live = await liveResources();
     expect([live.items.length, live.vms.length]).toEqual([PAID, HOSTED]);
-    await eventually(expectNothingUnrecorded, 30_000);
+    await eventually(expectNothingUnrecorded);
   });
 
   it('releases what the providers made when every replica dies with its answer heard and the commit waiting', async () => {
@@ -148,7 +148,7 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     }
     for (const core of cores) await core.start();
 
-    await eventually(expectNothingUnrecorded, 30_000);
+    await eventually(expectNothingUnrecorded);
     const [connections] = await platform.dataSource.query('SELECT count(*)::int AS n FROM plugin_connections WHERE plugin_id = ANY($1)', [
       plugins.map((plugin) => plugin.pluginID),
     ]);
