@@ -8,6 +8,8 @@ const PAID = 4;
 const HOSTED = 4;
 /** Far longer than a loaded machine takes from the providers' hold being reached to every replica killed. */
 const PROVIDER_TIMEOUT_MS = 8000;
+/** Each test kills and restarts every core-tenants replica: on a loaded machine that alone can take most of a minute, like the hooks that start them. */
+const RESTARTS_TIMEOUT_MS = 120_000;
 
 /**
  * Installs when core-tenants dies between the provider call and the commit
@@ -114,7 +116,7 @@ describe('core-tenants killed while a burst of installs waits on the providers',
     const live = await liveResources();
     expect([live.items.length, live.vms.length]).toEqual([PAID, HOSTED]);
     await eventually(expectNothingUnrecorded);
-  });
+  }, RESTARTS_TIMEOUT_MS);
 
   it('releases what the providers made when every replica dies with its answer heard and the commit waiting', async () => {
     const plugins = [await platform.fixtures.plugin({ kind: 'paid' }), await platform.fixtures.plugin({ kind: 'hosted' }), await platform.fixtures.plugin({ kind: 'paid' })];
@@ -153,5 +155,5 @@ describe('core-tenants killed while a burst of installs waits on the providers',
       plugins.map((plugin) => plugin.pluginID),
     ]);
     expect(connections.n).toBe(0);
-  });
+  }, RESTARTS_TIMEOUT_MS);
 });
