@@ -39,6 +39,9 @@ async function refusalOf(promise: Promise<unknown>): Promise<string | undefined>
   }
 }
 
+/** vi.waitFor's own limit is 1 s, which a busy machine outlasts: wait as long as the test may run (60 s). */
+const UNTIL_TEST_TIMEOUT = { timeout: 50_000 };
+
 const settings = new AuthCacheSettings({ current: 'a-cache-secret-for-these-tests-only-000' }, 5, standingInvalidationChannel(`spec-${process.pid}`));
 
 /** A replica's invalidation listener, subscribed before it is handed out. */
@@ -46,7 +49,7 @@ async function listening(redis: Redis, started: StandingInvalidations[]): Promis
   const invalidations = new StandingInvalidations(redis, settings, seal);
   invalidations.onModuleInit();
   started.push(invalidations);
-  await vi.waitFor(() => expect(invalidations.listening).toBe(true));
+  await vi.waitFor(() => expect(invalidations.listening).toBe(true), UNTIL_TEST_TIMEOUT);
   return invalidations;
 }
 
@@ -115,7 +118,7 @@ describe('TenantAccessService standings', () => {
 
     db.role = null;
     await replica(database()).forget(tenantID, `operator:${operator.operatorID}`);
-    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'));
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'), UNTIL_TEST_TIMEOUT);
     expect(db.reads).toBe(2);
   });
 
@@ -139,7 +142,7 @@ describe('TenantAccessService standings', () => {
     const copy = (await redis.get(key))!;
     db.role = 'member';
     await replica(database()).forget(tenantID, `operator:${operator.operatorID}`);
-    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID, { ownerOnly: true }))).toBe('Forbidden'));
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID, { ownerOnly: true }))).toBe('Forbidden'), UNTIL_TEST_TIMEOUT);
     await redis.set(key, copy, 'PX', 4_000);
     // Its seal still verifies; an unsigned message makes the replica drop what it kept in process.
     await redis.publish(settings.invalidationChannel, `${tenantID} operator:${operator.operatorID}`);
@@ -154,6 +157,6 @@ describe('TenantAccessService standings', () => {
     await redis.del(`auth:v2:standing:${tenantID}:operator:${operator.operatorID}`);
     db.role = null;
     await redis.publish(settings.invalidationChannel, 'not a standing');
-    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'));
+    await vi.waitFor(async () => expect(await refusalOf(kept.require(operator, tenantID))).toBe('Forbidden'), UNTIL_TEST_TIMEOUT);
   });
 });

@@ -91,7 +91,8 @@ function freePort(): Promise<number> {
 }
 
 async function untilAccepting(url: string, child: ChildProcess, directory: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  // At least 50 s of tries: a bound for a pgbouncer that never comes up, long enough for a loaded machine.
+  for (let attempt = 0; attempt < 500; attempt += 1) {
     if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}: see ${directory}/pgbouncer.log`);
     const client = new Client({ connectionString: url });
     try {

@@ -101,7 +101,6 @@ export async function readModelUntil(
   context: CampaignPlatform,
   campaignModelID: string,
   done: (model: Record<string, any>) => boolean,
-  timeoutMs = 15_000,
 ): Promise<Record<string, any>> {
   return eventually(async () => {
     const { data } = await context.platform.api.services.GET('/v1/tenants/{tenantID}/campaigns-models/{campaignModelID}', {
@@ -111,7 +110,7 @@ export async function readModelUntil(
     const model: Record<string, any> = data!.campaignModel;
     if (!done(model)) throw new Error(`model ${campaignModelID} has not reached the expected state; last: ${JSON.stringify(model)}`);
     return model;
-  }, timeoutMs);
+  });
 }
 
 /** The published error bodies, exactly (libs/errors/src/catalog.ts, docs/errors.md). */

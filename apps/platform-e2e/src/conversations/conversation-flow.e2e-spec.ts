@@ -112,7 +112,7 @@ describe('a conversation in motion', () => {
       const all = context.receiver.to('flow').map((delivery) => verified(hook.secret, delivery));
       expect(all).toHaveLength(9);
       return all;
-    }, 20_000);
+    });
     const ofFirst = received.filter((event) => (event.data as { sessionID: string }).sessionID === sessionID);
     expect(ofFirst.map((event) => event.type)).toEqual([
       'session.opened',

@@ -1,7 +1,7 @@
 import { CampaignFixtures } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelBody } from '../campaigns/campaign-platform';
-import { eventually } from '../support/eventually';
+import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
 
 /**
@@ -58,7 +58,7 @@ describe('campaign models when the template provider fails (two replicas, one cr
     platform.stubs.templates.mode = 'accept';
     await eventually(async () => {
       for (const created of [down, slow]) expect((await readThrough(surviving.url, created.data!.campaignModel.campaignModelID))?.campaignModelStatus).toBe('evaluating');
-    }, 30_000, 250);
+    }, WAIT_LIMIT_MS, 250);
     for (const [created, name] of [[down, 'provider_down'], [slow, 'provider_slow']] as const) {
       const templates = templatesNamed(name);
       expect(templates).toHaveLength(1);

@@ -2,7 +2,7 @@ import { HeldRequests } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../idempotency/idempotency-support';
-import { eventually } from '../support/eventually';
+import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
 
 /**
@@ -62,7 +62,7 @@ describe('services-api killed during an install under an Idempotency-Key', () =>
     await eventually(async () => {
       retried = await install(surviving.url);
       expect(retried.json.errors[0].error_code).not.toBe(1981);
-    }, 15_000, 250);
+    }, WAIT_LIMIT_MS, 250);
     expect([retried!.status, retried!.json.errors[0].error_code]).toEqual([409, 1950]);
     expect(retried!.headers.get('idempotent-replayed')).toBeNull();
 

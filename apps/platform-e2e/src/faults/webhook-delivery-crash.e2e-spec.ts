@@ -1,7 +1,7 @@
 import { WebhookSigningSecrets } from '@apps/services-api';
 import { WebhookFixtures } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../support/eventually';
+import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
 import { TEST_WEBHOOK_SECRETS_KEY } from '../webhooks/webhook-delivery-platform';
 import { verified, WebhookReceiver } from '../webhooks/webhook-receiver';
 import { FaultPlatform, startFaultPlatform } from './harness/fault-platform';
@@ -55,7 +55,7 @@ describe('services-api killed mid-delivery of a webhook', () => {
     await replica.start();
 
     // Attempted again once the dead attempt's lease (the 3 s limit and 5 s) lapsed.
-    await eventually(() => expect(receiver.to('held')).toHaveLength(2), 30_000, 200);
+    await eventually(() => expect(receiver.to('held')).toHaveLength(2), WAIT_LIMIT_MS, 200);
     const [lost, delivered] = receiver.to('held');
     expect([lost.headers['webhook-id'], delivered.headers['webhook-id']]).toEqual([eventID, eventID]);
     expect(verified(endpoint.secret, delivered)).toEqual(verified(endpoint.secret, lost));

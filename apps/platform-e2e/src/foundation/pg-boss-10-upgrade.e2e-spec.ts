@@ -65,7 +65,7 @@ describe('upgrade from a pg-boss 10 schema', () => {
       ),
     );
 
-    await eventually(async () => expect(ran.sort()).toEqual(['cut-off', 'retrying', 'waiting']), 10_000);
+    await eventually(async () => expect(ran.sort()).toEqual(['cut-off', 'retrying', 'waiting']));
     const moved = await query<{ retry_limit: number }>(`SELECT retry_limit FROM pgboss.job WHERE name = 'upgrade-mail'`);
     expect(moved.map((job) => job.retry_limit)).toEqual([7, 7, 7]);
     // The finished job stays behind; a queue no worker took over yet keeps its jobs there.

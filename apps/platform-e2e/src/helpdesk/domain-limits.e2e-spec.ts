@@ -2,6 +2,7 @@ import { PendingDomainExpiry } from '@apps/plugins-helpdesk';
 import { singleError, WebhookEventFixtures } from '@platform/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HelpdeskPlatform, startHelpdeskPlatform } from './helpdesk-platform';
+import { eventually } from '../support/eventually';
 import { describeStandardRefusals } from '../support/standard-refusals';
 
 const LIMIT = 3;
@@ -39,16 +40,13 @@ describe('helpdesk domains: who adds, how many, and for how long a pending one h
     return tenantID;
   };
   /** Waits until `count` sessions of the apps wait for a lock. */
-  const waitForLockWaiters = async (count: number) => {
-    for (let attempt = 0; attempt < 500; attempt += 1) {
+  const waitForLockWaiters = (count: number) =>
+    eventually(async () => {
       const [{ waiting }] = await h.platform.dataSource.query(
         `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
-      if (waiting >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`fewer than ${count} sessions ever waited for a lock`);
-  };
+      expect(waiting, 'sessions waiting for a lock').toBeGreaterThanOrEqual(count);
+    }, undefined, 20);
   /** Makes the domain look added `days` ago. */
   const age = (hostname: string, days: number) =>
     h.platform.dataSource.query(`UPDATE helpdesk_domains SET created_at = now() - make_interval(days => $2) WHERE hostname = $1`, [hostname, days]);

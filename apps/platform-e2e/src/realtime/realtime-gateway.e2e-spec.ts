@@ -233,7 +233,7 @@ describe('real-time gateway', () => {
         const resumed = await TestSocket.connect(replicas[0].url, { headers: { authorization: plugin.authorization }, query: { tenantID } });
         const start = socket.eventIDs().length > 0 ? socket.position() : position;
         await resumed.start({ type: 'resume', ...start });
-        await eventually(() => expect([...socket.eventIDs(), ...resumed.eventIDs()]).toEqual(ids), 20_000);
+        await eventually(() => expect([...socket.eventIDs(), ...resumed.eventIDs()]).toEqual(ids));
         resumed.close();
       } finally {
         await small.close();

@@ -255,7 +255,7 @@ describe('POST /v1/operators/email-verification (operation 8, docs/sign-up.md)',
       } finally {
         env.smtp.refuseWith = undefined;
       }
-      const mail = await env.smtp.nextMailTo(address, { timeoutMs: 15_000 });
+      const mail = await env.smtp.nextMailTo(address);
       await eventually(async () => expect((await mailJobStates(env.platform, address))[0]?.state).toBe('completed'));
       expect(await mailJobStates(env.platform, address)).toEqual([{ state: 'completed', retryCount: 1 }]);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Otto', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
@@ -273,9 +273,9 @@ describe('POST /v1/operators/email-verification (operation 8, docs/sign-up.md)',
       }
       const again = await ask({ operatorEmail: address, operatorFirstname: 'Pia' });
       expect(again.response.status).toBe(202);
-      const mail = await env.smtp.nextMailTo(address, { timeoutMs: 15_000 });
+      const mail = await env.smtp.nextMailTo(address);
       // The first job, superseded, completes on its retry without sending.
-      await eventually(async () => expect((await mailJobStates(env.platform, address)).map((job) => job.state)).toEqual(['completed', 'completed']), 15_000);
+      await eventually(async () => expect((await mailJobStates(env.platform, address)).map((job) => job.state)).toEqual(['completed', 'completed']));
       expect(env.smtp.mails.filter((received) => received.envelopeTo.includes(address))).toHaveLength(1);
       const created = await signUp(env.platform, { operatorEmail: address, operatorFirstname: 'Pia', password: 'a long enough secret', emailVerificationCode: codeOf(mail) });
       expect(created.response.status).toBe(201);
@@ -298,7 +298,7 @@ describe('POST /v1/operators/email-verification (operation 8, docs/sign-up.md)',
       } finally {
         env.smtp.refuseWith = undefined;
       }
-      await env.smtp.nextMailTo(fresh, { timeoutMs: 15_000 });
+      await env.smtp.nextMailTo(fresh);
       expect(env.smtp.mails.filter((mail) => mail.envelopeTo.includes(existing.email))).toEqual([]);
     });
   });

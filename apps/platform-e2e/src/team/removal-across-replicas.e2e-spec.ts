@@ -7,7 +7,8 @@ import { loadConfig } from '@platform/config';
 import { OperatorFixture, TEST_REDIS_URL } from '@platform/testing';
 import { transportNamespaceOf } from '@platform/transport';
 import Redis from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
 
 const HELPDESK_URN = 'urn:plugin:helpdesk';
@@ -56,7 +57,7 @@ describe('membership changes across replicas of services-api and plugins-helpdes
     helpdesks = [platform.api.helpdesk, createPluginsHelpdeskClient(await listening(helpdesk2))];
     // Every replica listens for forgotten standings before the tests rely on it.
     for (const app of [platform.apps['services-api']!, services2, platform.apps['plugins-helpdesk']!, helpdesk2]) {
-      await vi.waitFor(() => expect(app.get(StandingInvalidations).listening).toBe(true));
+      await eventually(() => expect(app.get(StandingInvalidations).listening).toBe(true));
     }
 
     const { fixtures } = platform;

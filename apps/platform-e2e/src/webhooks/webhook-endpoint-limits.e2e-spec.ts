@@ -1,6 +1,7 @@
 import { singleError, withTableMissing } from '@platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectReplayOf, postJson } from '../idempotency/idempotency-support';
+import { eventually } from '../support/eventually';
 import { ENDPOINT, ENDPOINTS, ROTATIONS, SECRET_FORM, startWebhookPlatform, WebhookPlatform } from './webhook-platform';
 
 const LIMIT = 3;
@@ -19,16 +20,13 @@ describe('webhook endpoints: the per-tenant bound and retries', () => {
   const countOf = async (tenantID: string) =>
     (await h.platform.dataSource.query('SELECT count(*)::int AS count FROM webhook_endpoints WHERE tenant_id = $1', [tenantID]))[0].count as number;
   /** Waits until `count` sessions of the app wait for a lock (advisory locks included). */
-  const waitForLockWaiters = async (count: number) => {
-    for (let attempt = 0; attempt < 500; attempt += 1) {
+  const waitForLockWaiters = (count: number) =>
+    eventually(async () => {
       const [{ waiting }] = await h.platform.dataSource.query(
         `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
       );
-      if (waiting >= count) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`fewer than ${count} sessions ever waited for a lock`);
-  };
+      expect(waiting, 'sessions waiting for a lock').toBeGreaterThanOrEqual(count);
+    }, undefined, 20);
 
   describe('endpoints per tenant', () => {
     it(`answers 409 1961 past WEBHOOK_ENDPOINTS_PER_TENANT (${LIMIT}); a deletion frees a place; other tenants are not counted`, async () => {

@@ -51,7 +51,8 @@ export class HarnessRedis {
     const acl = this.options.aclFile ? ['--aclfile', this.options.aclFile] : [];
     this.child = spawnTracked('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...acl], {});
     this.output = captureOutput(this.child);
-    const deadline = Date.now() + 10_000;
+    // A bound, not a timing check: a loaded machine can take seconds to start it.
+    const deadline = Date.now() + 50_000;
     for (;;) {
       if (await this.answersPing()) return;
       if (this.child.exitCode !== null || Date.now() > deadline) {

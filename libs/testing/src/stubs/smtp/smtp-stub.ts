@@ -17,7 +17,10 @@ export interface SmtpStub {
   refuseWith: { code: number; message: string } | undefined;
   /** Messages refused so far. */
   refusals: number;
-  /** Resolves with the first mail to `address` (case-insensitive) that arrives after `since` mails, or rejects after `timeoutMs`. */
+  /**
+   * Resolves with the first mail to `address` (case-insensitive) that arrives after `since` mails, or rejects after
+   * `timeoutMs`: by default just under the suite's 60 s test timeout, since a busy machine only makes the mail later.
+   */
   nextMailTo(address: string, options?: { since?: number; timeoutMs?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
@@ -35,7 +38,7 @@ export async function startSmtpStub(options: { port?: number; host?: string; onM
     mails: [],
     refuseWith: undefined,
     refusals: 0,
-    nextMailTo: (address, { since = 0, timeoutMs = 10_000 } = {}) =>
+    nextMailTo: (address, { since = 0, timeoutMs = 50_000 } = {}) =>
       new Promise<ReceivedMail>((resolve, reject) => {
         const wanted = address.toLowerCase();
         const check = () => {
