@@ -20,10 +20,11 @@ function visibleSessionCondition(kind: Kind, session: string): string {
 }
 
 /**
- * The text messages of the tenant holding the query's words, newest first:
- * a bitmap scan of messages_search_idx (tenant_id, search_vector) gives the
- * tenant's matches, which are sorted; the session's visibility is checked
- * per match. `websearch_to_tsquery` accepts any text (an operator it cannot
+ * The text messages of the tenant holding the query's words, newest first.
+ * For a rare word, a bitmap scan of messages_search_idx (tenant_id,
+ * search_vector) gives the tenant's matches, which are sorted; for a common
+ * one, a backward walk of messages_tenant_time_idx stops at a full page. The
+ * session's visibility is checked per match. `websearch_to_tsquery` accepts any text (an operator it cannot
  * read is a word or nothing), so no query is a syntax error.
  */
 function messagesText(kind: Kind, columns: string): string {
