@@ -17,6 +17,7 @@ import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
+import { SearchModule } from './search/search.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
 import { SignUpModule } from './sign-up/sign-up.module';
@@ -71,6 +72,7 @@ export class ServicesApiModule {
         ContactSessionsModule,
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
+        SearchModule,
         RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(

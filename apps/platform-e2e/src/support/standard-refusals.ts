@@ -34,6 +34,8 @@ export interface RefusedOperation {
   tenantID: () => string;
   /** Other path parameters, valid ones (read once: a spec may create what they name here). */
   pathParams?: () => Awaitable<Record<string, string>>;
+  /** A valid query string's parameters (a search's `q`), so that only the case's own fault is refused. */
+  query?: () => Awaitable<Record<string, string>>;
   /** A valid body. */
   body?: () => Awaitable<unknown>;
   /** Authorization of a caller the operation serves on `tenantID`. */
@@ -165,7 +167,7 @@ async function authorizationsOf(operation: RefusedOperation, caller: RefusalCase
 async function send(operation: RefusedOperation, tenantID: string, authorization: string | undefined): Promise<{ response: Response; error?: unknown }> {
   const headers = authorization === undefined ? {} : { authorization };
   return operation.client().request(operation.method.toLowerCase() as Lowercase<RefusedOperation['method']>, operation.path, {
-    params: { path: { ...(await operation.pathParams?.()), tenantID } },
+    params: { path: { ...(await operation.pathParams?.()), tenantID }, query: await operation.query?.() },
     headers,
     // openapi-fetch sends no body for undefined.
     body: await operation.body?.(),

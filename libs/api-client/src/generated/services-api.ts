@@ -473,6 +473,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/search/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the tenant's contacts
+         * @description Contacts whose name or one of whose handles contains q, case-insensitively. An operator finds what is in the sessions they may see (listed, assigned to them, or joined: operation 11's rule); a plugin connection, what is in the sessions of its own inboxes; an installed plugin, everything of the tenant. A contact is found only when one of its sessions may be seen. Newest first, by keyset: pass meta.nextCursor as `cursor`, with the same q, for the next (older) page. 206 while another page follows.
+         */
+        get: operations["searchContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/search/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the tenant's messages
+         * @description Text messages holding every word of q (lower-cased, whole words; "a phrase", `or`, `-word`). An operator finds what is in the sessions they may see (listed, assigned to them, or joined: operation 11's rule); a plugin connection, what is in the sessions of its own inboxes; an installed plugin, everything of the tenant. A message is found only when its session may be seen. Newest first, by keyset: pass meta.nextCursor as `cursor`, with the same q, for the next (older) page. 206 while another page follows.
+         */
+        get: operations["searchMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/sessions/{sessionID}": {
         parameters: {
             query?: never;
@@ -1012,6 +1052,17 @@ export interface components {
             /** @description Sum of byStatus */
             total: number;
         };
+        ContactHandleDto: {
+            /** @example whatsapp */
+            channel: string;
+            /** @example +5511987654321 */
+            handle: string;
+        };
+        ContactSearchResponse: {
+            /** @description Newest first */
+            data: components["schemas"]["FoundContactDto"][];
+            meta: components["schemas"]["SearchPageMetaDto"];
+        };
         ContactSessionsResponse: {
             data: components["schemas"]["SessionDto"][];
             meta: components["schemas"]["SessionListMeta"];
@@ -1258,6 +1309,16 @@ export interface components {
              */
             received?: string;
         };
+        FoundContactDto: {
+            /** Format: uuid */
+            contactID: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The contact's handles on every channel */
+            handles: components["schemas"]["ContactHandleDto"][];
+            /** @example Maria Souza */
+            name: string;
+        };
         GatewayMetaDto: {
             /**
              * @description The template's language at the provider
@@ -1465,6 +1526,11 @@ export interface components {
         MessageResponse: {
             data: components["schemas"]["ConversationMessageDto"];
         };
+        MessageSearchResponse: {
+            /** @description Newest first */
+            data: components["schemas"]["ConversationMessageDto"][];
+            meta: components["schemas"]["SearchPageMetaDto"];
+        };
         MessageStatusChangedData: {
             /** Format: uuid */
             inboxID: string;
@@ -1626,6 +1692,11 @@ export interface components {
         };
         RevokedInvitationResponse: {
             data: components["schemas"]["RevokedInvitation"];
+        };
+        SearchPageMetaDto: {
+            limit: number;
+            /** @description Pass as `cursor`, with the same q, for the next (older) page; null on the last page */
+            nextCursor: string | null;
         };
         SessionAssignedData: {
             /**
@@ -6328,6 +6399,300 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RealtimeTicketResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchContacts: {
+        parameters: {
+            query: {
+                /** @description The previous page's meta.nextCursor, with the same q: the results older than that page's last */
+                cursor?: string;
+                /** @description Page size, 1-50 */
+                limit?: string;
+                /** @description What to look for: string of 1-200 characters, not only spaces (docs/search.md for the syntax) */
+                q: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSearchResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSearchResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchMessages: {
+        parameters: {
+            query: {
+                /** @description The previous page's meta.nextCursor, with the same q: the results older than that page's last */
+                cursor?: string;
+                /** @description Page size, 1-50 */
+                limit?: string;
+                /** @description What to look for: string of 1-200 characters, not only spaces (docs/search.md for the syntax) */
+                q: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSearchResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSearchResponse"];
                 };
             };
             /**

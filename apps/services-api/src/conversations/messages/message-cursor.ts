@@ -24,13 +24,25 @@ function isRealTime(milliseconds: string, year: string): boolean {
   return Number(year) >= 1 && !Number.isNaN(time.getTime()) && time.toISOString() === `${milliseconds}Z`;
 }
 
+/** A position of a list ordered by an exact time and an id, newest first: the id under `idKey`. */
+export type TimedPosition<IdKey extends string> = { createdAt: string } & Record<IdKey, string>;
+
+/**
+ * The positions of a list ordered newest first by an exact time and an id
+ * (session messages, search results), under the list's own name: a cursor
+ * of one such list is refused by another (`KeysetCursors`).
+ */
+export function timedPages<IdKey extends string>(name: string, idKey: IdKey): KeysetList<TimedPosition<IdKey>> {
+  return {
+    name,
+    format: (position) => `${position.createdAt}_${position[idKey]}`,
+    parse(text) {
+      const match = POSITION.exec(text);
+      if (!match || !isRealTime(match[1], match[2])) return undefined;
+      return { createdAt: text.slice(0, text.indexOf('_')), [idKey]: match[3] } as TimedPosition<IdKey>;
+    },
+  };
+}
+
 /** The session messages list's positions, as its cursors carry them. */
-export const MESSAGE_PAGES: KeysetList<MessagePosition> = {
-  name: 'session-messages',
-  format: (position) => `${position.createdAt}_${position.messageID}`,
-  parse(text) {
-    const match = POSITION.exec(text);
-    if (!match || !isRealTime(match[1], match[2])) return undefined;
-    return { createdAt: text.slice(0, text.indexOf('_')), messageID: match[3] };
-  },
-};
+export const MESSAGE_PAGES: KeysetList<MessagePosition> = timedPages('session-messages', 'messageID');

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import type { ConversationMessageDto } from '@platform/conversations';
+import { rows, sql } from '@platform/database';
+import { DataSource } from 'typeorm';
+import { SessionVisibility, viewerIDOf, visibleSql } from '../contact-sessions/session-visibility';
+import { messagesStatement } from '../conversations/messages/messages.repository';
+import { containsPattern } from '../shortcuts/like-pattern';
+import type { ContactSearchPosition, ConversationSearch, Found, FoundContact, MessageSearchPosition, SearchQuery } from './conversation-search';
+
+type Kind = SessionVisibility['kind'];
+/** The tenant, the text, the position after which the page starts (time and id, or nulls), the limit, and the viewer's id unless the viewer sees all. */
+type Params = [tenantID: string, text: string, afterAt: string | null, afterID: string | null, limit: number, ...viewer: string[]];
+
+/** The text search configuration of `messages.search_vector` (the migration's): queries must be parsed under the same one. */
+const TEXT_SEARCH_CONFIGURATION = 'simple';
+
+/** The viewer's rule on the sessions row `s`, as an extra condition; none for a viewer who sees all. */
+function visibleSessionCondition(kind: Kind, session: string): string {
+  return kind === 'all' ? '' : `AND EXISTS (SELECT 1 FROM sessions s WHERE s.tenant_id = $1 AND ${session} AND ${visibleSql(kind, 's', '$6')})`;
+}
+
+/**
+ * The text messages of the tenant holding the query's words, newest first.
+ * For a rare word, a bitmap scan of messages_search_idx (tenant_id,
+ * search_vector) gives the tenant's matches, which are sorted; for a common
+ * one, a backward walk of messages_tenant_time_idx stops at a full page. The
+ * session's visibility is checked per match. `websearch_to_tsquery` accepts any text (an operator it cannot
+ * read is a word or nothing), so no query is a syntax error.
+ */
+function messagesText(kind: Kind, columns: string): string {
+  return `SELECT ${columns} FROM messages
+           WHERE tenant_id = $1
+             AND search_vector @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIGURATION}', $2)
+             AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
+             ${visibleSessionCondition(kind, 's.id = messages.session_id')}
+           ORDER BY created_at DESC, id DESC
+           LIMIT $5`;
+}
+
+interface ContactRow {
+  id: string;
+  name: string;
+  handles: { channel: string; handle: string }[];
+  created_at: Date;
+  /** `created_at` to the microsecond: the keyset of the results. */
+  created_at_exact: string;
+}
+
+/**
+ * The tenant's contacts whose name or one of whose handles contains the
+ * pattern (ILIKE, served by the trigram indexes that start with tenant_id),
+ * newest first, each with all its handles.
+ */
+function contactsText(kind: Kind): string {
+  return `SELECT c.id, c.name, c.created_at,
+                 to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact,
+                 coalesce((SELECT json_agg(json_build_object('channel', h.channel, 'handle', h.handle) ORDER BY h.channel, h.handle)
+                             FROM contact_handles h WHERE h.tenant_id = $1 AND h.contact_id = c.id), '[]'::json) AS handles
+            FROM contacts c
+           WHERE c.tenant_id = $1
+             AND (c.name ILIKE $2 OR c.id IN (SELECT h.contact_id FROM contact_handles h WHERE h.tenant_id = $1 AND h.handle ILIKE $2))
+             AND ($3::timestamptz IS NULL OR (c.created_at, c.id) < ($3::timestamptz, $4::uuid))
+             ${visibleSessionCondition(kind, 's.contact_id = c.id')}
+           ORDER BY c.created_at DESC, c.id DESC
+           LIMIT $5`;
+}
+
+// Built once per visibility: the text depends on it only.
+const KINDS: Kind[] = ['all', 'operator', 'pluginConnection'];
+const MESSAGES = new Map(KINDS.map((kind) => [kind, messagesStatement<Params>((columns) => messagesText(kind, columns))]));
+const CONTACTS = new Map(KINDS.map((kind) => [kind, sql<ContactRow, Params>(contactsText(kind))]));
+
+function paramsOf(query: SearchQuery<{ createdAt: string }>, text: string, afterID: string | undefined): Params {
+  const viewerID = viewerIDOf(query.visibility);
+  const params: Params = [query.scope.tenantID, text, query.after?.createdAt ?? null, afterID ?? null, query.limit];
+  return viewerID === undefined ? params : [...params, viewerID];
+}
+
+/** `ConversationSearch` in PostgreSQL (docs/search.md): full-text search on messages, trigram matching on contacts. */
+@Injectable()
+export class PostgresSearch implements ConversationSearch {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async messages(query: SearchQuery<MessageSearchPosition>): Promise<Found<ConversationMessageDto, MessageSearchPosition>[]> {
+    const found = await MESSAGES.get(query.visibility.kind)!.run(this.dataSource, paramsOf(query, query.text, query.after?.messageID));
+    return found.map(({ message, position }) => ({ result: message, position }));
+  }
+
+  async contacts(query: SearchQuery<ContactSearchPosition>): Promise<Found<FoundContact, ContactSearchPosition>[]> {
+    const found = await rows(this.dataSource, CONTACTS.get(query.visibility.kind)!, paramsOf(query, containsPattern(query.text), query.after?.contactID));
+    return found.map((row) => ({
+      result: { contactID: row.id, name: row.name, handles: row.handles, createdAt: row.created_at.toISOString() },
+      position: { createdAt: row.created_at_exact, contactID: row.id },
+    }));
+  }
+}
