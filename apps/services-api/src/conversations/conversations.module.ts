@@ -1,5 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConversationEvents } from './conversation-events';
+import { CountInboxSessionsUseCase } from './inbox-sessions/count-inbox-sessions.use-case';
+import { InboxSessionsController } from './inbox-sessions/inbox-sessions.controller';
+import { InboxSessionsRepository } from './inbox-sessions/inbox-sessions.repository';
+import { ListInboxSessionsUseCase } from './inbox-sessions/list-inbox-sessions.use-case';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from './conversations-settings';
 import { CreateInboxUseCase } from './inboxes/create-inbox.use-case';
 import { InboxesController } from './inboxes/inboxes.controller';
@@ -37,10 +41,11 @@ export class ConversationsModule {
   static forRoot(settings: ConversationsSettings): DynamicModule {
     return {
       module: ConversationsModule,
-      controllers: [InboxesController, SessionsController, MessagesController],
+      controllers: [InboxesController, InboxSessionsController, SessionsController, MessagesController],
       providers: [
         { provide: CONVERSATIONS_SETTINGS, useValue: settings },
         InboxesRepository,
+        InboxSessionsRepository,
         SessionsRepository,
         MessagesRepository,
         NotificationFanoutsRepository,
@@ -67,6 +72,8 @@ export class ConversationsModule {
         JoinSessionUseCase,
         CloseSessionUseCase,
         ReadSessionUseCase,
+        ListInboxSessionsUseCase,
+        CountInboxSessionsUseCase,
       ],
       exports: [NotificationFanoutWorker, ConversationRetention],
     };

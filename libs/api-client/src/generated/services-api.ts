@@ -265,6 +265,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/inboxes/{inboxID}/session-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count an inbox's open sessions
+         * @description Operators of the tenant, and the inbox's own plugin connection (another inbox: 404 1940). Only the sessions the caller may see (operation 11's rule: an operator sees the listed ones and those assigned to them or that they joined). Exact counts of the open sessions by state and assignee; closed sessions are not counted.
+         */
+        get: operations["countInboxSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/inboxes/{inboxID}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an inbox's sessions
+         * @description Operators of the tenant, and the inbox's own plugin connection (another inbox: 404 1940). Only the sessions the caller may see (operation 11's rule: an operator sees the listed ones and those assigned to them or that they joined). Most recently active first (a session's last message or last change: take, assign, transfer, join, close), by keyset: pass meta.nextCursor as `cursor` for the next page; every page costs the same at any depth. 206 while another page follows.
+         */
+        get: operations["listInboxSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/messages/{messageID}/delivery-status": {
         parameters: {
             query?: never;
@@ -1342,6 +1382,31 @@ export interface components {
         };
         InboxResponse: {
             data: components["schemas"]["InboxDto"];
+        };
+        InboxSessionCountsDto: {
+            /** @description Open sessions with an assignee */
+            assigned: number;
+            /** @description Open sessions assigned to the calling operator; null for a plugin connection */
+            mine: number | null;
+            /** @description Sessions not closed: queued plus assigned */
+            open: number;
+            /** @description Open sessions with no assignee (the queue) */
+            queued: number;
+            /** @description Open sessions with no assignee; the same sessions as queued, under the assignee filter's name */
+            unassigned: number;
+        };
+        InboxSessionCountsResponse: {
+            data: components["schemas"]["InboxSessionCountsDto"];
+        };
+        InboxSessionPageMetaDto: {
+            limit: number;
+            /** @description Pass as `cursor` for the next (less recently active) page; null on the last page */
+            nextCursor: string | null;
+        };
+        InboxSessionsResponse: {
+            /** @description Most recently active first: last message or last change */
+            data: components["schemas"]["ConversationSessionDto"][];
+            meta: components["schemas"]["InboxSessionPageMetaDto"];
         };
         InstalledPluginConnection: {
             /** @enum {string} */
@@ -4566,6 +4631,289 @@ export interface operations {
             };
             /** @description - 1948 MessageContentTooLongError: The message content is longer than this API accepts. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    countInboxSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxSessionCountsResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInboxSessions: {
+        parameters: {
+            query?: {
+                /** @description one of: mine, unassigned, someone, or an operator's id (uuid): mine is the calling operator (a plugin connection has none: 400 1002); anyone when absent */
+                assignee?: string;
+                /** @description The previous page's meta.nextCursor: the sessions less recently active than that page's last */
+                cursor?: string;
+                /** @description Page size, 1-100 */
+                limit?: string;
+                /** @description queued (no assignee), assigned, open (queued or assigned), closed; every state when absent */
+                state?: "queued" | "assigned" | "open" | "closed";
+            };
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxSessionsResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxSessionsResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import { HandledTransportRequests1764880000000 } from './1764880000000-handled-t
 import { ConversationsInMotion1764900000000 } from './1764900000000-conversations-in-motion';
 import { WebhookEventsStreamed1765000000000 } from './1765000000000-webhook-events-streamed';
 import { OutboxConsumers1765100000000 } from './1765100000000-outbox-consumers';
+import { InboxSessionQueue1765230000000 } from './1765230000000-inbox-session-queue';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ConversationsInMotion1764900000000,
   WebhookEventsStreamed1765000000000,
   OutboxConsumers1765100000000,
+  InboxSessionQueue1765230000000,
 ];
