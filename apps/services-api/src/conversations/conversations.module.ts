@@ -6,12 +6,14 @@ import { InboxSessionsRepository } from './inbox-sessions/inbox-sessions.reposit
 import { ListInboxSessionsUseCase } from './inbox-sessions/list-inbox-sessions.use-case';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from './conversations-settings';
 import { CreateInboxUseCase } from './inboxes/create-inbox.use-case';
+import { GetInboxUseCase } from './inboxes/get-inbox.use-case';
 import { InboxesController } from './inboxes/inboxes.controller';
 import { InboxesRepository } from './inboxes/inboxes.repository';
 import { ListInboxesUseCase } from './inboxes/list-inboxes.use-case';
 import { RemoveInboxUseCase } from './inboxes/remove-inbox.use-case';
 import { RenameInboxUseCase } from './inboxes/rename-inbox.use-case';
 import { ChangeDeliveryStatusUseCase } from './messages/change-delivery-status.use-case';
+import { GetMessageUseCase } from './messages/get-message.use-case';
 import { ListSessionMessagesUseCase } from './messages/list-session-messages.use-case';
 import { MessagesController } from './messages/messages.controller';
 import { MessagesRepository } from './messages/messages.repository';
@@ -74,6 +76,8 @@ export class ConversationsModule {
         ReadSessionUseCase,
         ListInboxSessionsUseCase,
         CountInboxSessionsUseCase,
+        GetInboxUseCase,
+        GetMessageUseCase,
       ],
       exports: [NotificationFanoutWorker, ConversationRetention],
     };
