@@ -504,7 +504,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the tenant's plugin connections
+         * @description The live plugin connections of the tenant, each with its plugin and its live inboxes: every one for its operators, only itself for a plugin connection. Oldest first, by keyset: pass meta.nextCursor as `cursor` for the next page. 206 while another page follows.
+         */
+        get: operations["listPluginConnections"];
         put?: never;
         /**
          * Install a plugin on the tenant
@@ -1096,6 +1100,22 @@ export interface components {
             /** @description Sum of byStatus */
             total: number;
         };
+        ConnectedPluginDto: {
+            iconUrl: string | null;
+            /** @example WhatsApp channel */
+            name: string;
+            /** Format: uuid */
+            pluginID: string;
+            /** @example urn:plugin:whatsapp */
+            urn: string;
+        };
+        ConnectionInboxDto: {
+            /** @example whatsapp */
+            channel: string;
+            /** Format: uuid */
+            inboxID: string;
+            name: string;
+        };
         ContactDto: {
             /** Format: uuid */
             contactID: string;
@@ -1678,6 +1698,22 @@ export interface components {
             data: components["schemas"]["PendingInvitation"][];
             meta: components["schemas"]["ListMeta"];
         };
+        PluginConnectionDto: {
+            /**
+             * Format: date-time
+             * @description When it was installed
+             */
+            createdAt: string;
+            /** @description How many live inboxes it has */
+            inboxCount: number;
+            /** @description Its live inboxes, oldest first, at most 100 */
+            inboxes: components["schemas"]["ConnectionInboxDto"][];
+            /** @enum {string} */
+            kind: "plain" | "paid" | "hosted";
+            plugin: components["schemas"]["ConnectedPluginDto"];
+            /** Format: uuid */
+            pluginConnectionID: string;
+        };
         PluginConnectionInstalledData: {
             /** Format: uuid */
             pluginConnectionID: string;
@@ -1685,12 +1721,22 @@ export interface components {
             pluginID: string;
             pluginName: string;
         };
+        PluginConnectionPageMetaDto: {
+            limit: number;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
         PluginConnectionRemovedData: {
             /** Format: uuid */
             pluginConnectionID: string;
             /** Format: uuid */
             pluginID: string;
             pluginName: string;
+        };
+        PluginConnectionsResponse: {
+            /** @description Oldest first */
+            data: components["schemas"]["PluginConnectionDto"][];
+            meta: components["schemas"]["PluginConnectionPageMetaDto"];
         };
         RealtimeTicket: {
             /**
@@ -6725,6 +6771,151 @@ export interface operations {
             };
             /** @description - 1004 ForbiddenError: You do not have access to this resource. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPluginConnections: {
+        parameters: {
+            query?: {
+                /** @description The previous page's meta.nextCursor: the connections installed after that page's last */
+                cursor?: string;
+                /** @description Page size, 1-100 */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginConnectionsResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PluginConnectionsResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
