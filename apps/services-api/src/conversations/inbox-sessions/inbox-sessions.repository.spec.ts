@@ -88,7 +88,7 @@ describe('InboxSessionsRepository', () => {
     expect(await list(operator(operatorA), { assignee: { kind: 'someone' } })).toEqual([ids.takenRecently]);
   });
 
-  it('pages by keyset: the next page starts strictly after the last position, and activity meanwhile shifts no later page', async () => {
+  it('pages by keyset: each page starts strictly after the previous page\'s last position, to the end', async () => {
     const scope = trustedTenantScope(tenantID);
     const b = operator(operatorB);
     const first = await sessions.page(scope, inboxID, b, {}, undefined, 2);
