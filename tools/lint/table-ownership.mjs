@@ -83,6 +83,11 @@ export const READ_PATHS = [
     reason: 'an inbox is created on a live plugin connection of its tenant: one primary-key read in the create\'s transaction',
   },
   {
+    file: 'apps/services-api/src/plugin-connections/plugin-connection-reads.repository.ts',
+    tables: ['plugin_connections', 'plugins'],
+    reason: "the tenant's plugin connections listed with their plugins and their inboxes (services-api's): one keyset page in one read, where a transport round trip would split it in two",
+  },
+  {
     file: 'apps/services-api/src/conversations/notifications/notification-fanouts.repository.ts',
     tables: ['memberships'],
     reason: "a queued session's inbound message notifies every operator of the tenant: one INSERT ... SELECT over the tenant's memberships, where a transport round trip would ship thousands of ids",

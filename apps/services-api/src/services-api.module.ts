@@ -11,6 +11,7 @@ import { TEMPLATE_SUBMISSION_QUEUE } from './campaign-models/models/template-sub
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { DEVELOPMENT_SIGN_UP_SECRET, ServicesApiConfig } from './config';
 import { ContactSessionsModule } from './contact-sessions/contact-sessions.module';
+import { ContactsModule } from './contacts/contacts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { conversationsSettingsOf } from './conversations/conversations-settings';
 import { JobsModule } from './jobs/jobs.module';
@@ -70,6 +71,7 @@ export class ServicesApiModule {
         CampaignsModule,
         ShortcutsModule,
         ContactSessionsModule,
+        ContactsModule,
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
         SearchModule,

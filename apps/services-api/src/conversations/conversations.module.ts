@@ -1,13 +1,19 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConversationEvents } from './conversation-events';
+import { CountInboxSessionsUseCase } from './inbox-sessions/count-inbox-sessions.use-case';
+import { InboxSessionsController } from './inbox-sessions/inbox-sessions.controller';
+import { InboxSessionsRepository } from './inbox-sessions/inbox-sessions.repository';
+import { ListInboxSessionsUseCase } from './inbox-sessions/list-inbox-sessions.use-case';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from './conversations-settings';
 import { CreateInboxUseCase } from './inboxes/create-inbox.use-case';
+import { GetInboxUseCase } from './inboxes/get-inbox.use-case';
 import { InboxesController } from './inboxes/inboxes.controller';
 import { InboxesRepository } from './inboxes/inboxes.repository';
 import { ListInboxesUseCase } from './inboxes/list-inboxes.use-case';
 import { RemoveInboxUseCase } from './inboxes/remove-inbox.use-case';
 import { RenameInboxUseCase } from './inboxes/rename-inbox.use-case';
 import { ChangeDeliveryStatusUseCase } from './messages/change-delivery-status.use-case';
+import { GetMessageUseCase } from './messages/get-message.use-case';
 import { ListSessionMessagesUseCase } from './messages/list-session-messages.use-case';
 import { MessagesController } from './messages/messages.controller';
 import { MessagesRepository } from './messages/messages.repository';
@@ -37,10 +43,11 @@ export class ConversationsModule {
   static forRoot(settings: ConversationsSettings): DynamicModule {
     return {
       module: ConversationsModule,
-      controllers: [InboxesController, SessionsController, MessagesController],
+      controllers: [InboxesController, InboxSessionsController, SessionsController, MessagesController],
       providers: [
         { provide: CONVERSATIONS_SETTINGS, useValue: settings },
         InboxesRepository,
+        InboxSessionsRepository,
         SessionsRepository,
         MessagesRepository,
         NotificationFanoutsRepository,
@@ -67,6 +74,10 @@ export class ConversationsModule {
         JoinSessionUseCase,
         CloseSessionUseCase,
         ReadSessionUseCase,
+        ListInboxSessionsUseCase,
+        CountInboxSessionsUseCase,
+        GetInboxUseCase,
+        GetMessageUseCase,
       ],
       exports: [NotificationFanoutWorker, ConversationRetention],
     };

@@ -1,8 +1,11 @@
-import { Body, Controller, Delete, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, CurrentPrincipal, OperatorPrincipal } from '@platform/auth';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, CurrentPrincipal, OperatorPrincipal, PluginConnectionPrincipal } from '@platform/auth';
+import type { FastifyReply } from 'fastify';
 import { DeletePluginConnectionUseCase } from './delete-plugin-connection.use-case';
 import { InstallPluginConnectionUseCase } from './install-plugin-connection.use-case';
+import { ListPluginConnectionsUseCase } from './list-plugin-connections.use-case';
+import { DEFAULT_CONNECTIONS_PER_PAGE, PluginConnectionsQuery, PluginConnectionsResponse } from './plugin-connection-list.dto';
 import {
   DeletedPluginConnectionResponse,
   InstallPluginBody,
@@ -13,8 +16,9 @@ import { ApiErrors, NoStore, TenantParams } from '@platform/http-common';
 import { IDEMPOTENCY_KEY_HEADER, Idempotent, IdempotencyClaim, IdempotencyKeyClaim, idempotencyKeyOf } from '@platform/idempotency';
 
 /**
- * Plugin connections of a tenant. Owners only; core-tenants owns the
- * connections and the billing and VM providers, reached over the transport.
+ * Plugin connections of a tenant. Owners install and delete them; core-tenants
+ * owns the connections and the billing and VM providers, reached over the
+ * transport. The list reads them through a listed read path.
  */
 @ApiTags('Plugins')
 @Controller('v1/tenants/:tenantID/plugins/connections')
@@ -22,7 +26,36 @@ export class PluginConnectionsController {
   constructor(
     private readonly installConnection: InstallPluginConnectionUseCase,
     private readonly deleteConnection: DeletePluginConnectionUseCase,
+    private readonly listConnections: ListPluginConnectionsUseCase,
   ) {}
+
+  @Get()
+  @Auth('operator', 'pluginConnection')
+  @ApiOperation({
+    operationId: 'listPluginConnections',
+    summary: "List the tenant's plugin connections",
+    description:
+      'The live plugin connections of the tenant, each with its plugin and its live inboxes: every one for its operators, only itself for a plugin ' +
+      'connection. Oldest first, by keyset: pass meta.nextCursor as `cursor` for the next page. 206 while another page follows.',
+  })
+  @ApiErrors('TenantNotFound')
+  @ApiOkResponse({ type: PluginConnectionsResponse, description: 'The last page' })
+  @ApiPartialContentResponse({ type: PluginConnectionsResponse, description: 'Another page follows' })
+  async list(
+    @CurrentPrincipal() principal: OperatorPrincipal | PluginConnectionPrincipal,
+    @Param() params: TenantParams,
+    @Query() query: PluginConnectionsQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PluginConnectionsResponse> {
+    const page = await this.listConnections.execute({
+      principal,
+      tenantID: params.tenantID,
+      limit: query.limit === undefined ? DEFAULT_CONNECTIONS_PER_PAGE : Number(query.limit),
+      cursor: query.cursor,
+    });
+    void reply.status(page.meta.nextCursor === null ? 200 : 206);
+    return page;
+  }
 
   @Post()
   @NoStore()

@@ -18,6 +18,8 @@ import { ConversationsInMotion1764900000000 } from './1764900000000-conversation
 import { WebhookEventsStreamed1765000000000 } from './1765000000000-webhook-events-streamed';
 import { OutboxConsumers1765100000000 } from './1765100000000-outbox-consumers';
 import { ConversationSearch1765230000000 } from './1765230000000-conversation-search';
+import { InboxSessionQueue1765250000000 } from './1765250000000-inbox-session-queue';
+import { ContactDirectory1765260000000 } from './1765260000000-contact-directory';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -41,4 +43,6 @@ export const MIGRATIONS = [
   WebhookEventsStreamed1765000000000,
   OutboxConsumers1765100000000,
   ConversationSearch1765230000000,
+  InboxSessionQueue1765250000000,
+  ContactDirectory1765260000000,
 ];

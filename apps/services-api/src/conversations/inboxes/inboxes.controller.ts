@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { InboundMessageBody, InboundMessageResponse } from '../messages/message.dto';
 import { PostInboundMessageUseCase } from '../messages/post-inbound-message.use-case';
 import { CreateInboxUseCase } from './create-inbox.use-case';
+import { GetInboxUseCase } from './get-inbox.use-case';
 import { CreateInboxBody, InboxListResponse, InboxParams, InboxResponse, ListInboxesQuery, RenameInboxBody } from './inbox.dto';
 import { ListInboxesUseCase } from './list-inboxes.use-case';
 import { RemoveInboxUseCase } from './remove-inbox.use-case';
@@ -21,6 +22,7 @@ export class InboxesController {
   constructor(
     private readonly createInbox: CreateInboxUseCase,
     private readonly listInboxes: ListInboxesUseCase,
+    private readonly getInbox: GetInboxUseCase,
     private readonly renameInbox: RenameInboxUseCase,
     private readonly removeInbox: RemoveInboxUseCase,
     private readonly postInbound: PostInboundMessageUseCase,
@@ -66,6 +68,19 @@ export class InboxesController {
     const list = await this.listInboxes.execute({ principal, tenantID: params.tenantID, page: pageRequestOf(query) });
     void reply.status(pageStatus(list.meta));
     return list;
+  }
+
+  @Get(':inboxID')
+  @Auth('operator', 'pluginConnection')
+  @ApiOperation({
+    operationId: 'readInbox',
+    summary: 'Read an inbox',
+    description: "A live inbox the caller may use, as the list shows it: any of the tenant's for its operators, a plugin connection's own for it (else 404 1940).",
+  })
+  @ApiErrors('TenantNotFound', 'InboxNotFound')
+  @ApiOkResponse({ type: InboxResponse })
+  async read(@CurrentPrincipal() principal: OperatorPrincipal | PluginConnectionPrincipal, @Param() params: InboxParams): Promise<InboxResponse> {
+    return { data: await this.getInbox.execute({ principal, tenantID: params.tenantID, inboxID: params.inboxID }) };
   }
 
   @Patch(':inboxID')

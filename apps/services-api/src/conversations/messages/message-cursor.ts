@@ -1,27 +1,15 @@
 import type { KeysetList } from '@platform/http-common';
+import { formatExactTimeAndID, parseExactTimeAndID } from '../exact-time-position';
 
 /**
  * A position in a session's messages page (docs/conversations.md#reading):
  * the last message's exact time (microseconds, UTC) and id. The next page
  * starts strictly after it, so messages stored meanwhile never shift a page
- * (newer ones appear on page 1). Clients see it only inside a cursor
- * (`KeysetCursors`), which carries it with a MAC.
+ * (newer ones appear on page 1).
  */
 export interface MessagePosition {
   createdAt: string;
   messageID: string;
-}
-
-const POSITION = /^((\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/**
- * Whether an exact time names a real instant PostgreSQL can hold: a day
- * that exists (no 30 February: the date read back is the one written) and a
- * year from 1 (PostgreSQL has no year 0).
- */
-function isRealTime(milliseconds: string, year: string): boolean {
-  const time = new Date(`${milliseconds}Z`);
-  return Number(year) >= 1 && !Number.isNaN(time.getTime()) && time.toISOString() === `${milliseconds}Z`;
 }
 
 /** A position of a list ordered by an exact time and an id, newest first: the id under `idKey`. */
@@ -35,11 +23,10 @@ export type TimedPosition<IdKey extends string> = { createdAt: string } & Record
 export function timedPages<IdKey extends string>(name: string, idKey: IdKey): KeysetList<TimedPosition<IdKey>> {
   return {
     name,
-    format: (position) => `${position.createdAt}_${position[idKey]}`,
+    format: (position) => formatExactTimeAndID({ at: position.createdAt, id: position[idKey] }),
     parse(text) {
-      const match = POSITION.exec(text);
-      if (!match || !isRealTime(match[1], match[2])) return undefined;
-      return { createdAt: text.slice(0, text.indexOf('_')), [idKey]: match[3] } as TimedPosition<IdKey>;
+      const position = parseExactTimeAndID(text);
+      return position && ({ createdAt: position.at, [idKey]: position.id } as TimedPosition<IdKey>);
     },
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { ConversationMessageDto, DeliveryStatus, messageStatusCodeOf } from '@platform/conversations';
 import { firstRow, rows, sql, SqlRunner, TransactionalRepository } from '@platform/database';
+import { exactTimeSql } from '../exact-time-position';
 
 interface MessageRow {
   id: string;
@@ -21,7 +22,7 @@ interface MessageRow {
 }
 
 const MESSAGE_COLUMNS = `id, session_id, inbox_id, direction, key, status, delivery_status, value, channel_message_id, operator_id, created_at, updated_at,
-                 to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_exact`;
+                 ${exactTimeSql('created_at')} AS created_at_exact`;
 
 /** A message and the place it sits in its session's page. */
 export interface StoredMessage {
