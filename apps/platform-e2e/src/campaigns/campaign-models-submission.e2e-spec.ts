@@ -68,6 +68,7 @@ describe('template submission in the background, and status sync by webhook', ()
     });
 
     it('adopts the template an unanswered attempt created instead of creating it twice', async () => {
+      // Every attempt goes unanswered until the mode changes: the background one cannot adopt the template before the create answers.
       context.stub.mode = 'accept-then-hang';
       const response = await create('Lost answer');
       expect(response.data!.campaignModel.campaignModelStatus).toBe('awaiting_submission');

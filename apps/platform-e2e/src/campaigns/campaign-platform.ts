@@ -27,7 +27,7 @@ export async function startCampaignPlatform(env: Record<string, string> = {}): P
       WHATSAPP_ACCESS_TOKEN: 'test-system-user-token',
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'subscribe-token-0123456789',
-      WHATSAPP_TIMEOUT_MS: '1000',
+      WHATSAPP_TIMEOUT_MS: '5000',
       TEMPLATE_SUBMISSION_RETRY_SECONDS: '1',
       TEMPLATE_SUBMISSION_RETRY_MAX_SECONDS: '2',
       JOBS_POLLING_INTERVAL_MS: '500',

@@ -15,7 +15,7 @@ describe('refusals of the HTTP server, in the envelope', () => {
   let appUrls: string[];
 
   beforeAll(async () => {
-    platform = await startPlatform({ env: { HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' } });
+    platform = await startPlatform({ env: { HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '10000' } });
     appUrls = [platform.coreUrl, platform.servicesUrl, platform.helpdeskUrl];
     tenantID = await platform.fixtures.tenant();
     const owner = await platform.fixtures.operator();

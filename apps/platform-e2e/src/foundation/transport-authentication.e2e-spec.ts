@@ -135,7 +135,7 @@ describe('transport replies without the apps key', () => {
 
   beforeAll(async () => {
     // No core-tenants: the impostor below is the only one answering.
-    platform = await startPlatform({ apps: ['services-api'], env: { CORE_TENANTS_RPC_TIMEOUT_MS: '400' } });
+    platform = await startPlatform({ apps: ['services-api'] });
     client = platform.apps['services-api']!.get(TransportClient);
     servicesMetricsUrl = await platform.apps['services-api']!.get(MetricsListener).listen(0, '127.0.0.1');
     const namespace = transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! });
@@ -182,7 +182,7 @@ describe('rotating TRANSPORT_SECRET', () => {
   const [oldKey, newKey] = [anotherKey(), anotherKey()];
 
   beforeAll(async () => {
-    platform = await startPlatform({ apps: [], env: { CORE_TENANTS_RPC_TIMEOUT_MS: '1000' } });
+    platform = await startPlatform({ apps: [] });
   });
   afterAll(async () => {
     for (const app of opened.reverse()) await app.close();

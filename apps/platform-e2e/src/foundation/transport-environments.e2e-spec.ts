@@ -37,7 +37,7 @@ describe('two environments on one Redis server', () => {
     first = await startPlatform({ apps: ['core-tenants', 'services-api'] });
     second = await startPlatform({
       apps: ['core-tenants', 'services-api'],
-      env: { REDIS_URL: otherRedisDatabase(TEST_REDIS_URL, 14), CORE_TENANTS_RPC_TIMEOUT_MS: '500' },
+      env: { REDIS_URL: otherRedisDatabase(TEST_REDIS_URL, 14) },
       resetRedis: false,
     });
     firstTenantID = await first.fixtures.tenant();

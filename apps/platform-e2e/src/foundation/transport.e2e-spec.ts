@@ -17,7 +17,7 @@ describe('Redis transport between services-api and core-tenants', () => {
   let client: TransportClient;
 
   beforeAll(async () => {
-    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { CORE_TENANTS_RPC_TIMEOUT_MS: '500' } });
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'] });
     client = platform.apps['services-api']!.get(TransportClient);
   });
   afterAll(() => platform.close());

@@ -12,8 +12,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
   let h: HelpdeskPlatform;
 
   beforeAll(async () => {
-    // Room for the held-request test below; the provider-timeout case then takes this long.
-    h = await startHelpdeskPlatform({ CLOUDFLARE_TIMEOUT_MS: '2000' });
+    h = await startHelpdeskPlatform();
   });
   afterAll(() => h.close());
   beforeEach(() => h.stub.recover());

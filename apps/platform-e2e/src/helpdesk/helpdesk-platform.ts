@@ -40,7 +40,7 @@ export async function startHelpdeskPlatform(env: Record<string, string> = {}, al
       CLOUDFLARE_API_TOKEN: API_TOKEN,
       CLOUDFLARE_ZONE_ID: ZONE_ID,
       // Long enough that a busy machine never times out a provider that answers; hang tests wait it out.
-      CLOUDFLARE_TIMEOUT_MS: '1000',
+      CLOUDFLARE_TIMEOUT_MS: '5000',
       CLOUDFLARE_MAX_RETRIES: '0',
       ...env,
     },

@@ -47,7 +47,7 @@ describe('Idempotency-Key (services-api)', () => {
     stub = await WhatsAppTemplateStub.start();
     platform = await startPlatform({
       apps: ['core-tenants', 'services-api'],
-      env: { WHATSAPP_API_BASE_URL: stub.baseUrl, WHATSAPP_ACCESS_TOKEN: 'test-system-user-token', WHATSAPP_TIMEOUT_MS: '1000' },
+      env: { WHATSAPP_API_BASE_URL: stub.baseUrl, WHATSAPP_ACCESS_TOKEN: 'test-system-user-token', WHATSAPP_TIMEOUT_MS: '5000' },
     });
     await startReplica();
     tenantID = await platform.fixtures.tenant();

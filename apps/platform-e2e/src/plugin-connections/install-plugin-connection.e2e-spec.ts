@@ -155,10 +155,9 @@ describe('installing plugins', () => {
       });
     const createdBefore = new Set(platform.billing.created.keys());
     const callsBefore = platform.billing.calls.length;
-    // Slower than BILLING_TIMEOUT_MS: the client gets 502 5002, yet the provider makes the item afterwards.
-    platform.billing.latencyMs = 600;
-    const first = await installWithKey();
-    platform.billing.latencyMs = 0;
+    // Held past BILLING_TIMEOUT_MS: the client gets 502 5002, yet the provider makes the item afterwards.
+    const held = platform.billing.hold();
+    const first = await installWithKey().finally(() => held.release());
     expect([first.response.status, singleError(first.error).error_code]).toEqual([502, 5002]);
 
     const retried = await installWithKey();

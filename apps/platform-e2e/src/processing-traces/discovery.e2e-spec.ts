@@ -29,7 +29,7 @@ describe('GET /v1/tenants/:tenantID/sessions/:sessionID/processing-traces (opera
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { TRACE_PROVIDER_TIMEOUT_MS: '1000' } });
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { TRACE_PROVIDER_TIMEOUT_MS: '5000' } });
     scene = await traceScene(platform);
   });
   afterAll(async () => {

@@ -65,7 +65,7 @@ describe('POST /v1/tenants/:tenantID/sessions/:sessionID/processing-traces/retri
     });
 
   beforeAll(async () => {
-    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { TRACE_PROVIDER_TIMEOUT_MS: '500' } });
+    platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { TRACE_PROVIDER_TIMEOUT_MS: '5000' } });
     scene = await traceScene(platform);
     intent = await installTraceProvider(platform, scene.tenantID, { name: 'Classificador de intenção', urn: 'urn:plugin:a-intent', iconUrl: 'https://cdn.example/intent.png' });
     crm = await installTraceProvider(platform, scene.tenantID, { name: 'Enriquecimento CRM', urn: 'urn:plugin:b-crm' });

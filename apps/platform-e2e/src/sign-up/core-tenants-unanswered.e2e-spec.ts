@@ -42,7 +42,7 @@ describe('sign-up and invitations when core-tenants answers too late, or the mai
     env.platform.dataSource.query('SELECT accepted_at FROM operator_invitations WHERE email = $1', [address]);
 
   beforeAll(async () => {
-    env = await startSignUpPlatform({ CORE_TENANTS_RPC_TIMEOUT_MS: '1000' });
+    env = await startSignUpPlatform();
     tenantID = await env.platform.fixtures.tenant('Acme Atendimento');
     const owner = await env.platform.fixtures.operator();
     await env.platform.fixtures.membership(tenantID, owner.operatorID, 'owner');

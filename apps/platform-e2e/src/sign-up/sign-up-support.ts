@@ -52,7 +52,7 @@ export async function startSignUpPlatform(env: Record<string, string> = {}): Pro
     apps: ['core-tenants', 'services-api'],
     env: {
       SMTP_URL: smtp.url,
-      SMTP_TIMEOUT_MS: '2000',
+      SMTP_TIMEOUT_MS: '10000',
       EMAIL_DNS_SERVERS: dns.server,
       // Far above the DNS stub's loopback answer even on a loaded machine: a look-up past it proves nothing, and an
       // address the stub's answer refuses would be accepted.

@@ -9,7 +9,9 @@ import type { AddressInfo, Socket } from 'node:net';
  * - `refuse`: answers 400 with the provider's error object (`refusal`);
  * - `down`: answers 503 with a transient error (code 2);
  * - `hang`: never answers (the caller's timeout fires);
- * - `accept-then-hang`: creates the template but never answers (a lost answer).
+ * - `accept-then-hang`: creates the template but never answers (a lost answer); a
+ *   later attempt at the same template gets no answer either, so it cannot adopt
+ *   the template until the mode changes.
  */
 export type WhatsAppStubMode = 'accept' | 'refuse' | 'down' | 'hang' | 'accept-then-hang';
 
@@ -202,6 +204,7 @@ export class WhatsAppTemplateStub {
       (existing) => existing.accountID === accountID && existing.name === template.name && existing.language === template.language,
     );
     if (duplicate) {
+      if (this.mode === 'accept-then-hang') return;
       return this.send(response, 400, graphError(100, 'Invalid parameter', 2388024, 'Content in this language already exists.'));
     }
     const id = String(100_000_000_000_000 + randomInt(0, 2 ** 47));
