@@ -11,8 +11,15 @@ type Kind = SessionVisibility['kind'];
 /** The tenant, the text, the position after which the page starts (time and id, or nulls), the limit, and the viewer's id unless the viewer sees all. */
 type Params = [tenantID: string, text: string, afterAt: string | null, afterID: string | null, limit: number, ...viewer: string[]];
 
-/** The text search configuration of `messages.search_vector` (the migration's): queries must be parsed under the same one. */
+/** The text search configuration of `messages_search_idx` (the migration's): queries must be parsed under the same one. */
 const TEXT_SEARCH_CONFIGURATION = 'simple';
+
+/**
+ * A message's words: exactly the expression `messages_search_idx` indexes
+ * (migration 1765230000000-conversation-search), or PostgreSQL would not use
+ * the index. Only a text message has words: its value is a JSON string.
+ */
+const MESSAGE_WORDS = `to_tsvector('simple'::regconfig, CASE WHEN jsonb_typeof(value) = 'string' THEN value #>> '{}' ELSE '' END)`;
 
 /** The viewer's rule on the sessions row `s`, as an extra condition; none for a viewer who sees all. */
 function visibleSessionCondition(kind: Kind, session: string): string {
@@ -21,8 +28,8 @@ function visibleSessionCondition(kind: Kind, session: string): string {
 
 /**
  * The text messages of the tenant holding the query's words, newest first.
- * For a rare word, a bitmap scan of messages_search_idx (tenant_id,
- * search_vector) gives the tenant's matches, which are sorted; for a common
+ * For a rare word, a bitmap scan of messages_search_idx (tenant_id, the
+ * message's words) gives the tenant's matches, which are sorted; for a common
  * one, a backward walk of messages_tenant_time_idx stops at a full page. The
  * session's visibility is checked per match. `websearch_to_tsquery` accepts any text (an operator it cannot
  * read is a word or nothing), so no query is a syntax error.
@@ -30,7 +37,7 @@ function visibleSessionCondition(kind: Kind, session: string): string {
 function messagesText(kind: Kind, columns: string): string {
   return `SELECT ${columns} FROM messages
            WHERE tenant_id = $1
-             AND search_vector @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIGURATION}', $2)
+             AND ${MESSAGE_WORDS} @@ websearch_to_tsquery('${TEXT_SEARCH_CONFIGURATION}', $2)
              AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
              ${visibleSessionCondition(kind, 's.id = messages.session_id')}
            ORDER BY created_at DESC, id DESC
