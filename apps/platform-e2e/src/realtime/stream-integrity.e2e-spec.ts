@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestRaw, TEST_REDIS_URL } from '@platform/testing';
+import { transportNamespaceOf } from '@platform/transport';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
 import { appendEvents, Frame, GatewayReplica, startGateway, TestSocket } from './realtime-client';
@@ -52,13 +53,10 @@ describe('real-time streams: resume and seals', () => {
     return frame as Frame & { epoch: string; offset: string };
   };
 
-  /** The tenant's stream key, as the gateway names it (realtime:v1:<namespace>:stream:<tenantID>). */
+  /** The tenant's stream key, as the gateway names it (realtime:v1:<namespace>:stream:<tenantID>), once the stream exists. */
   const streamKeyOf = async (tenantID: string) => {
-    const [key] = await eventually(async () => {
-      const keys = await redis.keys(`realtime:v1:*:stream:${tenantID}`);
-      expect(keys).toHaveLength(1);
-      return keys;
-    });
+    const key = `realtime:v1:${transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL!, TRANSPORT_NAMESPACE: platform.env.TRANSPORT_NAMESPACE })}:stream:${tenantID}`;
+    await eventually(async () => expect(await redis.exists(key)).toBe(1));
     return key;
   };
 
