@@ -43,6 +43,7 @@ export const TABLE_OWNERS = {
   notifications: 'services-api',
   notification_unread_counts: 'services-api',
   notification_fanouts: 'services-api',
+  operator_presence: 'services-api',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',

@@ -20,6 +20,7 @@ import { OutboxConsumers1765100000000 } from './1765100000000-outbox-consumers';
 import { ConversationSearch1765230000000 } from './1765230000000-conversation-search';
 import { InboxSessionQueue1765250000000 } from './1765250000000-inbox-session-queue';
 import { ContactDirectory1765260000000 } from './1765260000000-contact-directory';
+import { OperatorPresence1765300000000 } from './1765300000000-operator-presence';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   ConversationSearch1765230000000,
   InboxSessionQueue1765250000000,
   ContactDirectory1765260000000,
+  OperatorPresence1765300000000,
 ];
