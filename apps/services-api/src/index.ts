@@ -3,7 +3,7 @@ export { createServicesApiApp, describeServicesApi, SERVICES_API_VERSION } from 
 export { AuditRetention } from './audit-events/audit-retention';
 export { ServicesApiConfig } from './config';
 export { WebhookSigningSecrets } from './webhooks/signing-secrets';
-export { setAsidePgBoss10Schema } from './jobs/pg-boss-10-jobs.repository';
+export { setAsidePgBoss10Schema } from './jobs/pg-boss-upgrade.repository';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss';
 export type { JobsSettings } from './jobs/pg-boss';
 export { WebhookDeliveryRetention } from './webhooks/delivery-engine/webhook-delivery-retention';
