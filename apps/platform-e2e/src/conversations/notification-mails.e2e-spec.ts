@@ -1,6 +1,6 @@
 import { Clock } from '@platform/scheduling';
 import { singleError, startSmtpStub, SmtpStub } from '@platform/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../support/eventually';
 import { describeStandardRefusals } from '../support/standard-refusals';
 import { ConversationPlatform, createInbox, Operator, startConversationPlatform } from './conversation-platform';
@@ -26,7 +26,7 @@ describe('notification mails', () => {
   let offset = 0;
   let handles = 0;
   const api = () => context.platform.api.services;
-  /** Moves services-api's clock past every batch's interval (and every retry's delay). */
+  /** Moves services-api's clock past the interval of every batch open so far (and every retry's delay). */
   const passTheInterval = () => {
     offset += (INTERVAL_SECONDS + 3_600) * 1000;
   };
@@ -44,6 +44,11 @@ describe('notification mails', () => {
     vi.spyOn(context.platform.apps['services-api']!.get(Clock), 'now').mockImplementation(() => new Date(Date.now() + offset));
     await context.platform.dataSource.query(`UPDATE tenants SET name = $2 WHERE id = $1`, [context.tenantID, TENANT_NAME]);
     inboxID = await createInbox(context, 'WhatsApp');
+  });
+  // A batch opens at the database's time and falls due by services-api's clock: each test starts with the two
+  // together, so nothing it records is due before it moves the clock.
+  afterEach(() => {
+    offset = 0;
   });
   afterAll(async () => {
     await context?.close();
@@ -200,7 +205,12 @@ describe('notification mails', () => {
     smtp.refuseWith = { code: 451, message: 'Try again later' };
     try {
       passTheInterval();
-      await eventually(() => expect(smtp.refusals).toBeGreaterThan(refusedBefore));
+      // Bia's own mail was refused: her batch counts the failure and keeps her item.
+      await eventually(async () => {
+        const [batch] = await context.platform.dataSource.query(`SELECT failures FROM notification_mail_batches WHERE operator_id = $1`, [bia.operatorID]);
+        expect(batch?.failures).toBeGreaterThan(0);
+      });
+      expect(smtp.refusals).toBeGreaterThan(refusedBefore);
     } finally {
       smtp.refuseWith = undefined;
     }
