@@ -41,9 +41,9 @@ class AlreadyStored extends Error {}
  * concurrent posts of one id store one message, and the loser's whole
  * transaction rolls back); its notification (the assignee's, or a fan-out
  * recorded for a queued session), the assignee's notification mail item
- * when they are offline or away (docs/notifications.md), and events (`session.opened`,
- * `message.created`, and the assignee's `notifications.counts` when their
- * counts moved). Nothing is half-written: any failure rolls all back.
+ * when they are offline or away (docs/notifications.md), and events
+ * (`session.opened`, `message.created`, and the assignee's
+ * `notifications.counts` when their counts moved). Nothing is half-written: any failure rolls all back.
  */
 @Injectable()
 export class PostInboundMessageUseCase {

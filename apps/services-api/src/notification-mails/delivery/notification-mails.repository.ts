@@ -60,7 +60,9 @@ const RECORD = sql<never, [tenantID: string, operatorID: string, kind: Notificat
 /**
  * The oldest due batch nobody holds (due: its retry time after a failure,
  * else an interval after it opened), leased until `leasedUntil`: a replica
- * that dies mid-send leaves it to be claimed again then.
+ * that dies mid-send leaves it to be claimed again then. `now` is the app's
+ * Clock (tests move it); a batch opens at the database's time, the same
+ * time outside tests.
  */
 const CLAIM = sql<ClaimedMailBatch, [now: Date, leasedUntil: Date, intervalSeconds: number]>(
   `UPDATE notification_mail_batches b SET leased_until = $2
