@@ -27,4 +27,5 @@ export { FanOutNotificationsUseCase } from './conversations/notifications/fan-ou
 export { NotificationCountEvents } from './conversations/notifications/notification-count-events';
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
+export { NotificationMailsRepository } from './notification-mails/delivery/notification-mails.repository';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
