@@ -1,6 +1,4 @@
-import { AccessRequirement, Principal, TenantAccessService, trustedTenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
-import { AppException } from '@platform/errors';
 import { fake, RecordingWebhookEvents } from '@platform/testing';
 import { ConversationEvents } from '../../src/conversations/conversation-events';
 import type { NotificationCountEvents } from '../../src/conversations/notifications/notification-count-events';
@@ -9,29 +7,6 @@ import type { NotificationFanoutWorker } from '../../src/conversations/notificat
 import { SessionChanges } from '../../src/conversations/sessions/session-changes';
 import type { SessionsRepository, SessionView } from '../../src/conversations/sessions/sessions.repository';
 import { sessionView } from './conversations.fakes';
-
-/**
- * The tenant access check for an operator who is a member of every tenant,
- * and its owner when `owner` (a member's owner-only check is 403 1004). Records
- * the requirements it was asked.
- */
-export function memberAccess(options: { owner: boolean }): { access: TenantAccessService; required: (AccessRequirement | undefined)[] } {
-  const required: (AccessRequirement | undefined)[] = [];
-  const check = async (_principal: Principal, _tenantID: string, requirement?: AccessRequirement): Promise<void> => {
-    required.push(requirement);
-    if (requirement?.ownerOnly && !options.owner) throw new AppException('Forbidden');
-  };
-  return {
-    required,
-    access: fake<TenantAccessService>({
-      check,
-      require: async (principal: Principal, tenantID: string, requirement?: AccessRequirement) => {
-        await check(principal, tenantID, requirement);
-        return trustedTenantScope(tenantID);
-      },
-    }),
-  };
-}
 
 /**
  * A session's transitions over repository doubles that keep the session as

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
-import { memberAccess, sessionChangesOver } from '../../../test/doubles/session-changes.fakes';
+import { memberAccess } from '../../../test/doubles/member-access.fakes';
+import { sessionChangesOver } from '../../../test/doubles/session-changes.fakes';
 import { CloseSessionUseCase } from './close-session.use-case';
 import { TenantRoles } from './session-access';
 import type { SessionView } from './sessions.repository';
