@@ -4,7 +4,7 @@ import { fake } from '@platform/testing-doubles';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type WebSocket from 'ws';
-import { StreamedEvent } from '../streams/streamed-event';
+import { isLapsed, StreamedEvent } from '../streams/streamed-event';
 import { TenantStreams } from '../streams/tenant-streams';
 import { CLOSE_CODES } from './frames';
 import { StreamFanOut } from './stream-fan-out';
@@ -47,9 +47,14 @@ describe('StreamFanOut', () => {
     redis.disconnect();
   });
 
-  /** A live socket of `tenantID` joined to the fan-out, as a subscribe leaves it: the event ids it was sent, and its closes. */
+  /**
+   * A live socket of `tenantID` joined to the fan-out, as a subscribe leaves
+   * it: the event ids it was sent, its closes, and the event ids the fan-out
+   * handed it (which the socket would skip if at or before its offset).
+   */
   const liveSocket = async (tenantID: string, audience: Audience) => {
     const received: string[] = [];
+    const handed: string[] = [];
     const closes: number[] = [];
     const socket = {
       bufferedAmount: 0,
@@ -61,12 +66,17 @@ describe('StreamFanOut', () => {
     };
     const principal = audience.kind === 'operator' ? { kind: 'operator' as const, operatorID: audience.operatorID } : { kind: 'plugin' as const, pluginID: 'p' };
     const subscriber = new Subscriber(randomUUID(), fake<WebSocket>(socket as unknown as Partial<WebSocket>), { tenantID, principal, audience, standingSubject: 's', limitKey: 's' }, BUFFER_LIMIT);
+    const receiveLive = subscriber.receiveLive.bind(subscriber);
+    subscriber.receiveLive = (entries) => {
+      handed.push(...entries.map((entry) => (isLapsed(entry) ? `lapsed ${entry.offset}` : entry.event.id)));
+      receiveLive(entries);
+    };
     subscriber.state = 'catching-up';
     await fanOut.join(subscriber);
     subscriber.epoch = await streams.epochOf(tenantID);
     subscriber.offset = await streams.lastOffset(tenantID);
     subscriber.goLive();
-    return { subscriber, socket, received, closes };
+    return { subscriber, socket, received, handed, closes };
   };
 
   it("hands every socket of a tenant its stream's entries in order, each only those its audience may see, and no other tenant's", async () => {
@@ -94,6 +104,7 @@ describe('StreamFanOut', () => {
     const socket = await liveSocket(tenantID, { kind: 'plugin', pluginID: 'p' });
     await streams.append(tenantID, [listed('after')]);
     await vi.waitFor(() => expect(socket.received).toEqual(['after']), WAIT);
+    expect(socket.handed).toEqual(['after']);
   });
 
   it('hands a socket catching up the live entries to hold back, and they go out once it is live', async () => {
@@ -141,6 +152,7 @@ describe('StreamFanOut', () => {
     const second = await liveSocket(tenantID, { kind: 'plugin', pluginID: 'p' });
     await streams.append(tenantID, [listed('later')]);
     await vi.waitFor(() => expect(second.received).toEqual(['later']), WAIT);
-    expect(first.received).toEqual([]);
+    expect(second.handed).toEqual(['later']);
+    expect(first.handed).toEqual([]);
   });
 });
