@@ -4,6 +4,7 @@ import { ConversationEvents } from '../../src/conversations/conversation-events'
 import type { NotificationCountEvents } from '../../src/conversations/notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../../src/conversations/notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../../src/conversations/notifications/notification-fanout.worker';
+import type { NotificationMailsRepository } from '../../src/notification-mails/delivery/notification-mails.repository';
 import { SessionChanges } from '../../src/conversations/sessions/session-changes';
 import type { SessionsRepository, SessionView } from '../../src/conversations/sessions/sessions.repository';
 import { sessionView } from './conversations.fakes';
@@ -46,7 +47,10 @@ export function sessionChangesOver(before: SessionView) {
     announce: async (used: SqlRunner, _scope: unknown, operatorIDs: readonly string[]) => void written.push(`counts ${operatorIDs.join(',')}${inTransaction(used)}`),
   });
   const fanoutWorker = fake<NotificationFanoutWorker>({ nudge: () => void written.push('nudge fan-out') });
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fanoutWorker);
+  const mails = fake<NotificationMailsRepository>({
+    record: async (used: SqlRunner, _scope: unknown, item: { operatorID: string; kind: string }) => void written.push(`mail ${item.kind} ${item.operatorID}${inTransaction(used)}`),
+  });
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fanoutWorker, mails);
   /** The events appended, as `type` with the runner they were appended in checked. */
   const appended = () => webhookEvents.events.map((entry) => `${entry.event.type}${inTransaction(entry.runner as SqlRunner)}`);
   return { changes, sessions, written, webhookEvents, appended };
