@@ -44,6 +44,7 @@ export const TABLE_OWNERS = {
   notification_unread_counts: 'services-api',
   notification_fanouts: 'services-api',
   operator_presence: 'services-api',
+  operator_socket_leases: 'realtime-gateway',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',
@@ -92,6 +93,11 @@ export const READ_PATHS = [
     file: 'apps/services-api/src/conversations/notifications/notification-fanouts.repository.ts',
     tables: ['memberships'],
     reason: "a queued session's inbound message notifies every operator of the tenant: one INSERT ... SELECT over the tenant's memberships, where a transport round trip would ship thousands of ids",
+  },
+  {
+    file: 'apps/services-api/src/presence/presence.repository.ts',
+    tables: ['memberships', 'operator_socket_leases'],
+    reason: "the status in effect is derived from the operators' socket leases (the real-time gateway's) in the transaction that writes it, and the tenant's members are listed with their presence in one keyset page",
   },
 ];
 

@@ -18,6 +18,8 @@ import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
+import { PresenceModule } from './presence/presence.module';
+import { presenceSettingsOf } from './presence/presence-settings';
 import { SearchModule } from './search/search.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
@@ -75,6 +77,7 @@ export class ServicesApiModule {
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
         SearchModule,
+        PresenceModule.forRoot(presenceSettingsOf(config)),
         RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(
