@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationPlatform, createInbox, Operator, startConversationPlatform } from '../conversations/conversation-platform';
 import { GatewayReplica, startGateway, TestSocket } from '../realtime/realtime-client';
-import { eventually } from '../support/eventually';
+import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
 import { verified } from '../webhooks/webhook-receiver';
 
 /**
@@ -9,7 +9,7 @@ import { verified } from '../webhooks/webhook-receiver';
  * the grace stays above the lease refresh, as docs/presence.md requires,
  * so an open socket never lapses between two refreshes.
  */
-const SERVICES_ENV = { PRESENCE_OFFLINE_GRACE_SECONDS: '3', PRESENCE_RECONCILE_POLL_MS: '100' };
+const SERVICES_ENV = { PRESENCE_OFFLINE_GRACE_SECONDS: '5', PRESENCE_RECONCILE_POLL_MS: '100' };
 const GATEWAY_ENV = { PRESENCE_LEASE_REFRESH_SECONDS: '1', REALTIME_RELAY_POLL_MS: '20' };
 
 interface PresenceEvent {
@@ -156,8 +156,11 @@ describe('operator presence', () => {
     expect(posted.response.status).toBe(201);
     await eventually(() => channel.ofType('event').find((frame) => (frame.event as { type: string }).type === 'message.created') ?? fail('no message yet'));
     expect(presenceEvents(channel)).toEqual([]);
-    // The other tenant's operator saw their own presence only.
-    await presenceReaches(outsider, context.otherOwner, 'online', 'online');
+    // The other tenant's operator sees their own tenant's presence only: once their socket made them online, their choice of busy reaches it.
+    await eventually(async () => expect((await api().GET('/v1/tenants/{tenantID}/presence/me', as(context.otherOwner, context.otherTenantID))).data!.data.status).toBe('online'));
+    const theirChoice = await api().PUT('/v1/tenants/{tenantID}/presence/me', { ...as(context.otherOwner, context.otherTenantID), body: { status: 'busy' } });
+    expect(theirChoice.data!.data.status).toBe('busy');
+    await presenceReaches(outsider, context.otherOwner, 'busy', 'busy');
     expect(presenceEvents(outsider).every((event) => event.data.operatorID === context.otherOwner.operatorID)).toBe(true);
 
     // The webhook subscribed to the event received the same changes, signed.
@@ -169,6 +172,71 @@ describe('operator presence', () => {
     });
     expect(delivered.every((event) => event.type === 'operator.presenceChanged')).toBe(true);
     for (const open of [watcher, channel, outsider]) open.close();
+  });
+});
+
+/**
+ * Idleness (docs/presence.md#rules): with a tiny away threshold, an operator
+ * who chose online and sends no activity turns away, and their socket's
+ * `activity` frame brings them back online. Each step is awaited as the
+ * event it makes, never as a time.
+ */
+describe('operator presence while idle', () => {
+  let context: ConversationPlatform;
+  let gateway: GatewayReplica;
+
+  beforeAll(async () => {
+    context = await startConversationPlatform({ ...SERVICES_ENV, PRESENCE_AWAY_AFTER_SECONDS: '3' });
+    gateway = await startGateway(context.platform, GATEWAY_ENV);
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await context?.close();
+  });
+
+  it('turns an idle operator who chose online away, and their activity frame brings them back', async () => {
+    const { member, otherMember } = context;
+    const operatorSocket = async (operator: Operator) => {
+      const ticket = await context.platform.api.services.POST('/v1/tenants/{tenantID}/realtime-tickets', {
+        params: { path: { tenantID: context.tenantID } },
+        headers: { authorization: operator.authorization },
+      });
+      const opened = await TestSocket.connect(gateway.url, { query: { ticket: ticket.data!.data.ticket } });
+      expect((await opened.start({ type: 'subscribe' })).type).toBe('subscribed');
+      return opened;
+    };
+    // Another operator watches from before the member connects, so no change of the member's is missed.
+    const watcher = await operatorSocket(otherMember);
+    const socket = await operatorSocket(member);
+    /** The statuses of the member's presence events the watcher received, in the order they arrived, each once. */
+    const statuses = () => {
+      const events = watcher
+        .ofType('event')
+        .map((frame) => frame.event as PresenceEvent)
+        .filter((event) => event.type === 'operator.presenceChanged' && event.data.operatorID === member.operatorID);
+      return events.filter((event, index) => events.findIndex((other) => other.id === event.id) === index).map((event) => event.data.status);
+    };
+    // Connected, then idle past the threshold: away, the choice still online.
+    await eventually(() => expect(statuses()).toContain('away'));
+    const away = await context.platform.api.services.GET('/v1/tenants/{tenantID}/presence/me', { params: { path: { tenantID: context.tenantID } }, headers: { authorization: member.authorization } });
+    expect(away.data!.data).toMatchObject({ chosenStatus: 'online' });
+    // Activity on the socket, kept up while we wait (twice a second, well under the frame limit): online again.
+    const whileAway = statuses().length;
+    await eventually(
+      () => {
+        socket.send({ type: 'activity' });
+        expect(statuses().slice(whileAway)).toContain('online');
+      },
+      WAIT_LIMIT_MS,
+      500,
+    );
+    // A plugin connection's socket has no lease: its activity frame is refused.
+    const channel = await TestSocket.connect(gateway.url, { headers: { authorization: context.channel.authorization } });
+    channel.send({ type: 'activity' });
+    const refused = await eventually(() => channel.ofType('error')[0] ?? fail('no error yet'));
+    expect(refused).toMatchObject({ error: { error_code: 1002, fields: [{ field: 'type' }] } });
+    for (const open of [socket, watcher, channel]) open.close();
   });
 });
 
