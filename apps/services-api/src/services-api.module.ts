@@ -15,6 +15,7 @@ import { ContactsModule } from './contacts/contacts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { conversationsSettingsOf } from './conversations/conversations-settings';
 import { JobsModule } from './jobs/jobs.module';
+import { NotificationMailsModule } from './notification-mails/notification-mails.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
@@ -76,6 +77,7 @@ export class ServicesApiModule {
         ContactsModule,
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
+        NotificationMailsModule.forRoot(config),
         SearchModule,
         PresenceModule.forRoot(presenceSettingsOf(config)),
         RealtimeTicketsModule,
