@@ -133,6 +133,12 @@ describe('PresenceRepository', () => {
     expect((await reconcile()).map((row) => [row.operatorID, row.status])).toEqual([[held, 'online']]);
   });
 
+  it('refuses a choice of an operator who is not a member (removed since the access check) with 403 1004, writing nothing', async () => {
+    const { operatorID } = await fixtures.operator();
+    await expect(choose(operatorID, 'busy')).rejects.toMatchObject({ status: 403, key: 'Forbidden' });
+    expect(await statusOf(operatorID)).toBeUndefined();
+  });
+
   it("lists the tenant's members by operator id, by keyset, offline with no time when never recorded, and no one else's", async () => {
     const tenant = await fixtures.tenant();
     const ids = [await member(tenant), await member(tenant), await member(tenant)].sort();

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { firstRow, rows, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
+import { rethrowForeignKeyViolation } from '@platform/errors';
 import { DataSource } from 'typeorm';
 import type { PresenceStatus, SocketFacts } from './presence-status';
 
@@ -137,8 +138,11 @@ export class PresenceRepository extends TransactionalRepository {
     return firstRow(runner, FIND, [scope.tenantID, operatorID]);
   }
 
+  /** Records the choice; 403 1004 when the membership is gone (removed since the caller's access check). */
   async choose(runner: SqlRunner, scope: TenantScope, operatorID: string, chosen: PresenceStatus): Promise<PresenceRow> {
-    const row = await firstRow(runner, CHOOSE, [scope.tenantID, operatorID, chosen]);
+    const row = await firstRow(runner, CHOOSE, [scope.tenantID, operatorID, chosen]).catch((error: unknown) =>
+      rethrowForeignKeyViolation(error, { operator_presence_membership_fkey: 'Forbidden' }),
+    );
     if (!row) throw new Error('the presence upsert returned no row');
     return row;
   }
