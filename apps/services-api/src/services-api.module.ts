@@ -19,6 +19,8 @@ import { NotificationMailsModule } from './notification-mails/notification-mails
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
+import { PresenceModule } from './presence/presence.module';
+import { presenceSettingsOf } from './presence/presence-settings';
 import { SearchModule } from './search/search.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
@@ -77,6 +79,7 @@ export class ServicesApiModule {
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
         NotificationMailsModule.forRoot(config),
         SearchModule,
+        PresenceModule.forRoot(presenceSettingsOf(config)),
         RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(

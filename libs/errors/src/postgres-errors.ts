@@ -2,6 +2,7 @@ import { AppException } from './app-exception';
 import { ErrorKey } from './catalog';
 
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 
 interface PostgresDriverError {
   code?: string;
@@ -28,6 +29,21 @@ export function violatedUniqueConstraint(error: unknown): string | undefined {
  */
 export function rethrowUniqueViolation(error: unknown, byConstraint: Record<string, ErrorKey>): never {
   const constraint = violatedUniqueConstraint(error);
+  if (constraint !== undefined && constraint in byConstraint) {
+    throw new AppException(byConstraint[constraint], { cause: error });
+  }
+  throw error;
+}
+
+/**
+ * Maps a Postgres foreign-key violation to the domain error of the place it
+ * occurs (a row whose parent was deleted by a concurrent transaction after
+ * the caller's check): `byConstraint` names, per foreign key, the catalog
+ * error it means there; any other error is rethrown untouched.
+ */
+export function rethrowForeignKeyViolation(error: unknown, byConstraint: Record<string, ErrorKey>): never {
+  const driverError = driverErrorOf(error);
+  const constraint = driverError?.code === FOREIGN_KEY_VIOLATION ? driverError.constraint : undefined;
   if (constraint !== undefined && constraint in byConstraint) {
     throw new AppException(byConstraint[constraint], { cause: error });
   }

@@ -55,13 +55,24 @@ describe('notification mails', () => {
     await smtp?.close();
   });
 
-  /** A new member of the tenant, offline (no presence row) unless given a status. */
+  /**
+   * A new member of the tenant, offline (no presence row) unless given a
+   * status. One given a status other than offline chose it and holds a socket
+   * lease that stays live and active for the whole test, so the presence
+   * reconciler (docs/presence.md) keeps that status in effect.
+   */
   const member = async (status?: 'online' | 'busy' | 'away' | 'offline'): Promise<Member> => {
     const { fixtures, dataSource } = context.platform;
     const { operatorID, email } = await fixtures.operator({ firstname: 'Bia' });
     await fixtures.membership(context.tenantID, operatorID, 'member');
     if (status) {
       await dataSource.query(`INSERT INTO operator_presence (tenant_id, operator_id, chosen_status, status) VALUES ($1, $2, $3, $3)`, [context.tenantID, operatorID, status]);
+    }
+    if (status && status !== 'offline') {
+      await dataSource.query(
+        `INSERT INTO operator_socket_leases (socket_id, tenant_id, operator_id, seen_at, last_activity_at) VALUES (gen_random_uuid(), $1, $2, 'infinity', 'infinity')`,
+        [context.tenantID, operatorID],
+      );
     }
     return { operatorID, email, authorization: `Bearer ${await context.platform.tokenFor(operatorID)}` };
   };
