@@ -28,3 +28,6 @@ export { NotificationCountEvents } from './conversations/notifications/notificat
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
+// Search and the inbox queue, so the benchmark can run their exact SQL at size.
+export { PostgresSearch } from './search/postgres-search.repository';
+export { InboxSessionsRepository } from './conversations/inbox-sessions/inbox-sessions.repository';
