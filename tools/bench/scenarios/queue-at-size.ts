@@ -116,12 +116,12 @@ async function load(client: Client): Promise<void> {
   await client.query(
     `INSERT INTO sessions (id, tenant_id, contact_id, inbox_id, operator_id, operator_participants_ids, channel, type, active, listed,
                            last_activity_at, created_at, updated_at, closed_at)
-     SELECT md5('queue:s:' || i || ':' || g)::uuid, $1, md5('queue:c:' || (1 + (i * ($2 + $3) + g) % (($2 + $3) * $4 / 2)))::uuid,
+     SELECT md5('queue:s:' || i || ':' || g)::uuid, $1, md5('queue:c:' || (1 + (i * ($2::int + $3::int) + g) % (($2::int + $3::int) * $4::int / 2)))::uuid,
             ('00000000-0000-4000-8000-0000000b' || lpad(i::text, 4, '0'))::uuid,
-            CASE WHEN g > $3 AND g % 3 = 0 THEN NULL ELSE ('00000000-0000-4000-8000-' || lpad((g % $5)::text, 12, '0'))::uuid END,
-            CASE WHEN g % 7 = 0 THEN ARRAY[('00000000-0000-4000-8000-' || lpad(((g / 7) % $5)::text, 12, '0'))::uuid] ELSE '{}'::uuid[] END,
-            'whatsapp', 'chat', g > $3, g % 10 <> 0, at, at - interval '5 minutes', at, CASE WHEN g <= $3 THEN at END
-       FROM generate_series(0, $4 - 1) i, generate_series(1, $2 + $3) g,
+            CASE WHEN g > $3::int AND g % 3 = 0 THEN NULL ELSE ('00000000-0000-4000-8000-' || lpad((g % $5::int)::text, 12, '0'))::uuid END,
+            CASE WHEN g % 7 = 0 THEN ARRAY[('00000000-0000-4000-8000-' || lpad(((g / 7) % $5::int)::text, 12, '0'))::uuid] ELSE '{}'::uuid[] END,
+            'whatsapp', 'chat', g > $3::int, g % 10 <> 0, at, at - interval '5 minutes', at, CASE WHEN g <= $3::int THEN at END
+       FROM generate_series(0, $4::int - 1) i, generate_series(1, $2::int + $3::int) g,
             LATERAL (SELECT timestamptz '2026-01-01 00:00:00Z' + g * interval '1 minute' + i * interval '1 second' AS at) a`,
     [TENANT, OPEN, CLOSED, INBOXES, OPERATORS],
   );
