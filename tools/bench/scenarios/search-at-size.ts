@@ -163,7 +163,7 @@ async function load(client: Client, size: number): Promise<[string, number][]> {
     'sessions',
     `INSERT INTO sessions (id, tenant_id, contact_id, inbox_id, operator_id, operator_participants_ids, channel, type, active, listed,
                            last_activity_at, created_at, updated_at, closed_at)
-     SELECT md5(t.rank || ':s:' || g)::uuid, t.id, md5(t.rank || ':c:' || (1 + (g * 7919) % t.contacts))::uuid, md5(t.rank || ':i:' || g % 3)::uuid,
+     SELECT md5(t.rank || ':s:' || g)::uuid, t.id, md5(t.rank || ':c:' || (1 + (g::bigint * 7919) % t.contacts))::uuid, md5(t.rank || ':i:' || g % 3)::uuid,
             ('00000000-0000-4000-8000-' || lpad((g % $1)::text, 12, '0'))::uuid,
             CASE WHEN g % 7 = 0 THEN ARRAY[('00000000-0000-4000-8000-' || lpad(((g / 7) % $1)::text, 12, '0'))::uuid] ELSE '{}'::uuid[] END,
             'whatsapp', 'chat', g > t.sessions * 0.99, CASE WHEN t.rank = 2 THEN g % 20 = 0 ELSE g % 10 <> 0 END,
