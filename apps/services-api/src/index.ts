@@ -29,3 +29,6 @@ export { NotificationFanoutsRepository } from './conversations/notifications/not
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
 export { NotificationMailsRepository } from './notification-mails/delivery/notification-mails.repository';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
+// Search and the inbox queue, so the benchmark can run their exact SQL at size.
+export { PostgresSearch } from './search/postgres-search.repository';
+export { InboxSessionsRepository } from './conversations/inbox-sessions/inbox-sessions.repository';

@@ -3,6 +3,7 @@ import { ErrorKey } from './catalog';
 
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+const QUERY_CANCELED = '57014';
 
 interface PostgresDriverError {
   code?: string;
@@ -20,6 +21,11 @@ function driverErrorOf(error: unknown): PostgresDriverError | undefined {
 export function violatedUniqueConstraint(error: unknown): string | undefined {
   const driverError = driverErrorOf(error);
   return driverError?.code === UNIQUE_VIOLATION ? driverError.constraint ?? '' : undefined;
+}
+
+/** Whether `error` is a statement cancelled by PostgreSQL, as `statement_timeout` cancels one. */
+export function isQueryCanceled(error: unknown): boolean {
+  return driverErrorOf(error)?.code === QUERY_CANCELED;
 }
 
 /**
