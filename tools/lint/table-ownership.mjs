@@ -38,12 +38,15 @@ export const TABLE_OWNERS = {
   contact_handles: 'services-api',
   contact_session_counts: 'services-api',
   inboxes: 'services-api',
+  inbox_routing_policies: 'services-api',
   messages: 'services-api',
   messaging_channels: 'services-api',
   notifications: 'services-api',
   notification_unread_counts: 'services-api',
   notification_fanouts: 'services-api',
   operator_presence: 'services-api',
+  routing_operator_turns: 'services-api',
+  routing_requests: 'services-api',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',
@@ -92,6 +95,11 @@ export const READ_PATHS = [
     file: 'apps/services-api/src/conversations/notifications/notification-fanouts.repository.ts',
     tables: ['memberships'],
     reason: "a queued session's inbound message notifies every operator of the tenant: one INSERT ... SELECT over the tenant's memberships, where a transport round trip would ship thousands of ids",
+  },
+  {
+    file: 'apps/services-api/src/conversations/routing/routing.repository.ts',
+    tables: ['memberships'],
+    reason: "routing chooses among the tenant's members (an inbox's operators must be members; none named means every member) in the statement that ranks them by load, under the pass's locks",
   },
 ];
 

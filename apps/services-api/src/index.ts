@@ -28,3 +28,6 @@ export { NotificationCountEvents } from './conversations/notifications/notificat
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
+export { RoutingRepository } from './conversations/routing/routing.repository';
+export { RoutingRequests } from './conversations/routing/routing-requests';
+export { RoutingWorker } from './conversations/routing/routing.worker';

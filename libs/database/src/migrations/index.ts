@@ -21,6 +21,7 @@ import { ConversationSearch1765230000000 } from './1765230000000-conversation-se
 import { InboxSessionQueue1765250000000 } from './1765250000000-inbox-session-queue';
 import { ContactDirectory1765260000000 } from './1765260000000-contact-directory';
 import { OperatorPresence1765300000000 } from './1765300000000-operator-presence';
+import { InboxRouting1765320000000 } from './1765320000000-inbox-routing';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   InboxSessionQueue1765250000000,
   ContactDirectory1765260000000,
   OperatorPresence1765300000000,
+  InboxRouting1765320000000,
 ];

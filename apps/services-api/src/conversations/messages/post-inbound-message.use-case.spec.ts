@@ -9,6 +9,7 @@ import type { NotificationFanoutsRepository } from '../notifications/notificatio
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import type { SessionsRepository } from '../sessions/sessions.repository';
 import type { MessagesRepository, StoredMessage } from './messages.repository';
+import type { RoutingRequests } from '../routing/routing-requests';
 import { PostInboundMessageUseCase } from './post-inbound-message.use-case';
 
 const inbox: StoredInbox = { inboxID: INBOX_ID, name: 'WhatsApp', channel: 'whatsapp', pluginConnectionID: CONNECTION_ID, createdAt: new Date(), updatedAt: new Date() };
@@ -67,7 +68,8 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
       announce: async (countsRunner: SqlRunner, _scope: unknown, operatorIDs: readonly string[]) => void calls.push(`counts ${operatorIDs.join(',')}${countsRunner === runner ? '' : ' outside the transaction'}`),
     }),
     fake<NotificationFanoutWorker>({ nudge: () => void calls.push('nudge') }),
-    { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0 },
+    fake<RoutingRequests>({ request: async () => undefined }),
+    { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0, routingPollMs: 1000, routingSweepMs: 30_000 },
   );
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: options.connectionID ?? CONNECTION_ID, pluginID: 'plugin-1', tenantID: TENANT_ID };
   const post = (content = 'Oi') => useCase.execute({ principal, tenantID: TENANT_ID, inboxID: INBOX_ID, contactHandle: '+5511', channelMessageID: 'wamid.1', content });

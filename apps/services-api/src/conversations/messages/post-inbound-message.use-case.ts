@@ -7,6 +7,7 @@ import { InboxesRepository } from '../inboxes/inboxes.repository';
 import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import { RoutingRequests } from '../routing/routing-requests';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import type { InboundMessageDto } from './message.dto';
 import { refuseLongContent } from './message-content';
@@ -54,6 +55,7 @@ export class PostInboundMessageUseCase {
     private readonly events: ConversationEvents,
     private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
+    private readonly routingRequests: RoutingRequests,
     @Inject(CONVERSATIONS_SETTINGS) private readonly settings: ConversationsSettings,
   ) {}
 
@@ -82,7 +84,10 @@ export class PostInboundMessageUseCase {
           const notified = await this.fanouts.notifyOperator(runner, scope, { operatorID: assignee, inboxID: live.inboxID, sessionID });
           if (notified) await this.countEvents.announce(runner, scope, [assignee]);
         } else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
-        if (opened) await this.events.session(runner, scope, 'session.opened', view, {});
+        if (opened) {
+          await this.events.session(runner, scope, 'session.opened', view, {});
+          await this.routingRequests.request(runner, scope.tenantID);
+        }
         await this.events.session(runner, scope, 'message.created', view, { message: stored.message });
         return { message: stored.message, session: view.session };
       });
