@@ -173,6 +173,11 @@ const CLAIM = sql<{ tenant_id: string; generation: string }, [leaseSeconds: numb
 /** Done, unless a request came while the pass ran (the generation moved): then the row stays for another pass. */
 const FINISH = sql<never, [tenantID: string, generation: string]>(`DELETE FROM routing_requests WHERE tenant_id = $1 AND generation = $2::bigint`);
 
+/** The pass failed: due again after a short wait rather than when the lease lapses. */
+const RETRY_SOON = sql<never, [tenantID: string, afterSeconds: number]>(
+  `UPDATE routing_requests SET due_at = LEAST(due_at, clock_timestamp() + make_interval(secs => $2)) WHERE tenant_id = $1`,
+);
+
 /** The pass stopped at its bound with work left: due again now. */
 const DUE_NOW = sql<never, [tenantID: string]>(`UPDATE routing_requests SET due_at = clock_timestamp() WHERE tenant_id = $1`);
 
@@ -283,6 +288,10 @@ export class RoutingRepository extends TransactionalRepository {
   async claim(leaseSeconds: number): Promise<{ tenantID: string; generation: string } | undefined> {
     const row = await firstRow(this.dataSource, CLAIM, [leaseSeconds]);
     return row && { tenantID: row.tenant_id, generation: row.generation };
+  }
+
+  async retrySoon(tenantID: string, afterSeconds: number): Promise<void> {
+    await run(this.dataSource, RETRY_SOON, [tenantID, afterSeconds]);
   }
 
   async finish(tenantID: string, generation: string, moreLeft: boolean): Promise<void> {

@@ -10,6 +10,8 @@ import { RoutingRepository } from './routing.repository';
 const CLAIM_LEASE_SECONDS = 60;
 /** Passes of different tenants one replica runs at once; a tenant's own steps run one at a time under its lock anyway. */
 const PASSES_AT_ONCE = 2;
+/** A pass that failed (a deadlock PostgreSQL broke, a lost connection) is tried again this soon. */
+const RETRY_AFTER_SECONDS = 1;
 
 /**
  * Runs the routing passes that `routing_requests` records (docs/conversations.md#routing):
@@ -49,7 +51,13 @@ export class RoutingWorker extends DueWorkLoop implements OnApplicationBootstrap
     const claimed = await this.routing.claim(CLAIM_LEASE_SECONDS);
     if (!claimed) return false;
     this.moreDue();
-    const moreLeft = await this.route.execute(claimed.tenantID);
+    let moreLeft: boolean;
+    try {
+      moreLeft = await this.route.execute(claimed.tenantID);
+    } catch (error) {
+      await this.routing.retrySoon(claimed.tenantID, RETRY_AFTER_SECONDS).catch(() => undefined);
+      throw error;
+    }
     await this.routing.finish(claimed.tenantID, claimed.generation, moreLeft);
     return true;
   }
