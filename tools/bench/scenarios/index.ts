@@ -10,6 +10,7 @@ import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
 import { realtime } from './realtime';
+import { routing } from './routing';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -26,4 +27,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   partitioning,
   memory,
   realtime,
+  routing,
 };
