@@ -216,6 +216,19 @@ describe('routing', () => {
     await eventually(async () => expect(await assigneeOf(third)).toBe(later.operatorID));
   });
 
+  it('a transfer gives the previous assignee room: what waited is theirs', async () => {
+    const only = await member('online');
+    const elsewhere = await member('offline');
+    const inboxID = await routedInbox({ policy: 'least-loaded', capacity: 1, operatorIDs: [only.operatorID] });
+    const first = await queue(inboxID);
+    await eventually(async () => expect(await assigneeOf(first)).toBe(only.operatorID));
+    const second = await queue(inboxID);
+    const transferred = await act('transfer', first, only, { operatorID: elsewhere.operatorID });
+    expect(transferred.response.status).toBe(200);
+    await eventually(async () => expect(await assigneeOf(second)).toBe(only.operatorID));
+    expect(await assigneeOf(first)).toBe(elsewhere.operatorID);
+  });
+
   it('a larger capacity assigns what waited at once', async () => {
     const only = await member('online');
     const inboxID = await routedInbox({ policy: 'round-robin', capacity: 1, operatorIDs: [only.operatorID] });
