@@ -11,7 +11,8 @@ import { RoutingRepository } from './routing.repository';
 /** Steps (assignments and requeues) one pass takes at most before it hands the rest to the next pass. */
 export const STEPS_PER_PASS = 200;
 
-type Step = 'requeued' | 'assigned' | 'none';
+/** What one step did; 'saturated': the oldest queued session of an inbox found no one with room. */
+type Step = 'requeued' | 'assigned' | 'saturated' | 'none';
 
 /**
  * A routing pass of one tenant (docs/conversations.md#routing): gives back
@@ -54,7 +55,7 @@ export class RouteTenantUseCase {
     await this.routing.lockTenantRouting(runner, scope.tenantID);
     const policies = await this.routing.routedPolicies(runner, scope.tenantID);
     if (await this.requeueOne(runner, scope, policies)) return 'requeued';
-    return (await this.assignOne(runner, scope, policies, saturated)) ? 'assigned' : 'none';
+    return this.assignOne(runner, scope, policies, saturated);
   }
 
   private async requeueOne(runner: SqlRunner, scope: TenantScope, policies: RoutingPolicy[]): Promise<boolean> {
@@ -75,13 +76,20 @@ export class RouteTenantUseCase {
     }
   }
 
-  /** Assigns the oldest queued session that has an eligible operator; false when none has. */
-  private async assignOne(runner: SqlRunner, scope: TenantScope, policies: RoutingPolicy[], saturated: Set<string>): Promise<boolean> {
+  /**
+   * Assigns the oldest queued session of the inboxes not yet saturated in
+   * this pass. An inbox whose session finds no one with room is saturated,
+   * and the step ends there: the next step starts with the tenant's lock
+   * again, so no step holds an operator's capacity lock while it waits for
+   * another session's row (a manual take holding that row may be waiting
+   * for the same operator).
+   */
+  private async assignOne(runner: SqlRunner, scope: TenantScope, policies: RoutingPolicy[], saturated: Set<string>): Promise<Step> {
     const byInbox = new Map(policies.map((policy) => [policy.inboxID, policy]));
     for (;;) {
       const open = policies.filter((policy) => !saturated.has(policy.inboxID)).map((policy) => policy.inboxID);
       const candidate = await this.routing.nextQueued(runner, scope.tenantID, open);
-      if (!candidate) return false;
+      if (!candidate) return 'none';
       const queued = await this.routing.lockQueued(runner, scope.tenantID, candidate);
       // Taken or closed while the pass waited for its lock: look again.
       if (!queued) continue;
@@ -89,7 +97,7 @@ export class RouteTenantUseCase {
       const operatorID = await this.chooseOperator(runner, scope, policy);
       if (!operatorID) {
         saturated.add(policy.inboxID);
-        continue;
+        return 'saturated';
       }
       await this.changes.applyWithin(runner, scope, queued.sessionID, existing, {
         check: () => undefined,
@@ -102,7 +110,7 @@ export class RouteTenantUseCase {
         assignedTo: operatorID,
         clearOthers: true,
       });
-      return true;
+      return 'assigned';
     }
   }
 
