@@ -5,11 +5,16 @@ import type { DemoFixture } from './demo-fixture';
 
 /**
  * `npm run demo:chat [-- "text" ...]`: a channel simulator for the quick
- * start (docs/quick-start.md). As the demo fixture's plugin connection it
- * posts what a contact writes to the fixture's inbox; as the owner it takes
- * the session and replies; as the channel again it reports the reply
+ * start (docs/quick-start.md). As the owner it sets the fixture's inbox to
+ * least-loaded routing; as the demo fixture's plugin connection it posts
+ * what a contact writes to that inbox; routing assigns the session to the
+ * online owner (who takes it, should routing not have assigned it within
+ * ROUTING_WAIT_MS), who replies; as the channel again it reports the reply
  * delivered, then prints the conversation as the channel reads it.
  */
+/** How long the demo waits for routing to assign the session before the owner takes it by hand. */
+const ROUTING_WAIT_MS = 10_000;
+
 async function main(): Promise<void> {
   const fixture = JSON.parse(readFileSync('.data/demo-fixture.json', 'utf8')) as DemoFixture;
   if (!fixture.inboxID) throw new Error('.data/demo-fixture.json has no inboxID: seed again (npm run demo:seed) with this version');
@@ -28,6 +33,9 @@ async function main(): Promise<void> {
   };
   const say = (who: string, text: string) => process.stdout.write(`${who.padEnd(9)} ${text}\n`);
 
+  await call('PUT', `/inboxes/${fixture.inboxID}/routing`, operator, { policy: 'least-loaded', capacity: 5 });
+  say('owner', 'set the inbox to least-loaded routing (capacity 5)');
+
   const contactHandle = `+55119${String(Date.now()).slice(-8)}`;
   const lines = process.argv.slice(2).length ? process.argv.slice(2) : ['Olá! Meu pedido ainda não chegou.', 'É o pedido 4815.'];
   let sessionID = '';
@@ -41,8 +49,16 @@ async function main(): Promise<void> {
     sessionID = posted.data.session.sessionID;
     say('contact', `${content}   (session ${sessionID}, ${posted.data.session.sessionState})`);
   }
-  await call('POST', `/sessions/${sessionID}/take`, operator);
-  say('operator', 'took the session');
+  const deadline = Date.now() + ROUTING_WAIT_MS;
+  let assignee: string | null = null;
+  while (assignee === null && Date.now() < deadline) {
+    assignee = (await call<{ data: { operatorID: string | null } }>('GET', `/sessions/${sessionID}`, operator)).data.operatorID;
+    if (assignee === null) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (assignee === null) {
+    await call('POST', `/sessions/${sessionID}/take`, operator);
+    say('operator', 'took the session (routing had not assigned it: is the owner online?)');
+  } else say('routing', `assigned the session to ${assignee === fixture.operators.owner.operatorID ? 'the owner' : assignee}, the online operator with the fewest open sessions`);
   const reply = await call<{ data: { messageID: string } }>('POST', `/sessions/${sessionID}/messages`, operator, { content: 'Olá! Vou verificar o pedido 4815 agora mesmo.' });
   await call('PUT', `/messages/${reply.data.messageID}/delivery-status`, channel, { deliveryStatus: 'delivered' });
   say('channel', 'reported the reply delivered');

@@ -38,6 +38,7 @@ export const TABLE_OWNERS = {
   contact_handles: 'services-api',
   contact_session_counts: 'services-api',
   inboxes: 'services-api',
+  inbox_routing_policies: 'services-api',
   messages: 'services-api',
   messaging_channels: 'services-api',
   notifications: 'services-api',
@@ -48,6 +49,8 @@ export const TABLE_OWNERS = {
   notification_mail_batches: 'services-api',
   operator_presence: 'services-api',
   operator_socket_leases: 'realtime-gateway',
+  routing_operator_turns: 'services-api',
+  routing_requests: 'services-api',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',
@@ -106,6 +109,11 @@ export const READ_PATHS = [
     file: 'apps/services-api/src/notification-mails/delivery/notification-mails.repository.ts',
     tables: ['memberships', 'operators', 'tenants'],
     reason: "a notification mail's recipient as of the send (still a member, their address and first name, the tenant's name): one primary-key join per mail, by a background worker that has no request to ask core-tenants for",
+  },
+  {
+    file: 'apps/services-api/src/conversations/routing/routing.repository.ts',
+    tables: ['memberships'],
+    reason: "routing chooses among the tenant's members (an inbox's operators must be members; none named means every member) in the statement that ranks them by load, under the pass's locks",
   },
 ];
 

@@ -83,6 +83,13 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   /** Milliseconds between the notification mail worker's looks for due batches (docs/notifications.md). */
   @IsIntegerBetween(50, 60_000)
   NOTIFICATION_MAIL_POLL_MS = 5_000;
+  /** Milliseconds between the routing loop's looks for passes it was not nudged about (docs/conversations.md#routing). */
+  @IsIntegerBetween(50, 60_000)
+  ROUTING_POLL_MS = 1_000;
+
+  /** Milliseconds between each replica's routing sweeps, which request a pass for every tenant that may have routing work (docs/conversations.md#routing). */
+  @IsIntegerBetween(100, 3_600_000)
+  ROUTING_SWEEP_MS = 30_000;
 
   /** Webhook endpoints one tenant may have at once (then 409 1961). */
   @IsIntegerBetween(1, 1_000)

@@ -32,3 +32,6 @@ export { SessionsRepository } from './conversations/sessions/sessions.repository
 // Search and the inbox queue, so the benchmark can run their exact SQL at size.
 export { PostgresSearch } from './search/postgres-search.repository';
 export { InboxSessionsRepository } from './conversations/inbox-sessions/inbox-sessions.repository';
+export { RoutingRepository } from './conversations/routing/routing.repository';
+export { RoutingRequests } from './conversations/routing/routing-requests';
+export { RoutingWorker } from './conversations/routing/routing.worker';

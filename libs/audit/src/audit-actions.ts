@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = {
   'inbox.created': 'inbox',
   'inbox.renamed': 'inbox',
   'inbox.removed': 'inbox',
+  'inbox.routingChanged': 'inbox',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -158,6 +158,12 @@ export const ERROR_CATALOG = {
     status: 422,
     message: 'The message content is longer than this API accepts.',
   },
+  OperatorAtCapacity: {
+    code: 1949,
+    name: 'OperatorAtCapacityError',
+    status: 409,
+    message: "This operator has as many open sessions as the inbox's routing policy allows. Close or transfer one first.",
+  },
   InternalServiceTimeout: {
     code: 5904,
     name: 'InternalServiceTimeoutError',

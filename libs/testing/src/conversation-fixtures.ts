@@ -42,7 +42,7 @@ export interface NotificationFixtureOptions {
 
 /**
  * Rows of the conversation side of a tenant (shortcuts, contacts, inboxes,
- * sessions, messages, summaries, notifications) straight into the database,
+ * sessions, messages, summaries, operators' presence, notifications) straight into the database,
  * for tests, the demo seed and benchmarks. Counters and a session's last
  * message follow by the database's own triggers.
  */
@@ -122,6 +122,31 @@ export class ConversationFixtures {
        ON CONFLICT (session_id) DO UPDATE SET summary = excluded.summary, updated_at = now()`,
       [sessionID, tenantID, JSON.stringify(summary)],
     );
+  }
+
+  /**
+   * An operator's presence, chosen and in effect, as the presence routes
+   * would record it (`changedAt` defaults to now): routing assigns to
+   * `online` operators and requeues the sessions of those `offline` past an
+   * inbox's limit.
+   */
+  async presence(tenantID: string, operatorID: string, status: 'online' | 'busy' | 'away' | 'offline', changedAt: Date = new Date()): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO operator_presence (tenant_id, operator_id, chosen_status, status, changed_at) VALUES ($1, $2, $3, $3, $4)
+       ON CONFLICT (tenant_id, operator_id) DO UPDATE SET chosen_status = excluded.chosen_status, status = excluded.status, changed_at = excluded.changed_at`,
+      [tenantID, operatorID, status, changedAt],
+    );
+    // Chosen and in effect alike: one not offline also holds a socket lease
+    // live and active for good, so that the presence reconciler of a booted
+    // services-api keeps that status in effect (docs/presence.md#rules).
+    if (status !== 'offline') {
+      await this.dataSource.query(
+        `INSERT INTO operator_socket_leases (socket_id, tenant_id, operator_id, seen_at, last_activity_at)
+         SELECT gen_random_uuid(), $1, $2, 'infinity', 'infinity'
+         WHERE NOT EXISTS (SELECT 1 FROM operator_socket_leases WHERE tenant_id = $1 AND operator_id = $2 AND seen_at = 'infinity')`,
+        [tenantID, operatorID],
+      );
+    }
   }
 
   async notification(tenantID: string, options: NotificationFixtureOptions): Promise<string> {

@@ -16,6 +16,7 @@ export const REALTIME_EVENT_TYPES = [
   'session.transferred',
   'session.participantJoined',
   'session.closed',
+  'session.requeued',
   'notifications.read',
   'notifications.counts',
   'operator.presenceChanged',

@@ -94,7 +94,19 @@ export class SessionEventData {
 export class SessionOpenedData extends SessionEventData {}
 
 export class SessionAssignedData extends SessionEventData {
-  @ApiProperty({ format: 'uuid', description: 'Who assigned it: the assignee when they took it, else the owner' }) assignedByOperatorID!: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'Who assigned it: the assignee when they took it, else the owner; for an automatic assignment (assignedBy `routing`), the assignee',
+  })
+  assignedByOperatorID!: string;
+  @ApiProperty({ enum: ['operator', 'routing'], description: "`routing` when the inbox's routing policy assigned it (docs/conversations.md#routing), else `operator`" })
+  assignedBy!: 'operator' | 'routing';
+}
+
+export class SessionRequeuedData extends SessionEventData {
+  @ApiProperty({ format: 'uuid', description: 'The assignee who was offline past the routing policy\'s limit; they stay a participant' }) previousOperatorID!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Since when they were offline; null when their presence was never recorded' })
+  offlineSince!: string | null;
 }
 
 export class SessionTransferredData extends SessionEventData {
@@ -165,6 +177,7 @@ export interface WebhookEventData {
   'session.transferred': SessionTransferredData;
   'session.participantJoined': SessionParticipantJoinedData;
   'session.closed': SessionClosedData;
+  'session.requeued': SessionRequeuedData;
   'notifications.read': NotificationsReadData;
   'notifications.counts': NotificationCountsData;
   'operator.presenceChanged': OperatorPresenceChangedData;
@@ -189,6 +202,7 @@ export const WEBHOOK_EVENT_PAYLOADS: { [Type in WebhookEventType]: new () => Web
   'session.transferred': SessionTransferredData,
   'session.participantJoined': SessionParticipantJoinedData,
   'session.closed': SessionClosedData,
+  'session.requeued': SessionRequeuedData,
   'notifications.read': NotificationsReadData,
   'notifications.counts': NotificationCountsData,
   'operator.presenceChanged': OperatorPresenceChangedData,

@@ -27,6 +27,7 @@ export const WEBHOOK_EVENT_TYPES = {
   'session.transferred': { version: 1, ordered: true },
   'session.participantJoined': { version: 1, ordered: true },
   'session.closed': { version: 1, ordered: true },
+  'session.requeued': { version: 1, ordered: true },
   'notifications.read': { version: 1, ordered: true },
   'notifications.counts': { version: 1, ordered: true },
   // Presence (docs/presence.md#events): subject `operator:<operatorID>`.

@@ -11,6 +11,8 @@ import {
   NotificationMailsRepository,
   PostInboundMessageUseCase,
   PostReplyUseCase,
+  RoutingRepository,
+  RoutingRequests,
   SessionsRepository,
 } from '@apps/services-api';
 import type { ConversationsSettings } from '@apps/services-api';
@@ -66,7 +68,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   ]);
   say(`${OPERATORS} operators loaded in ${Math.round(performance.now() - loadStarted)} ms`);
 
-  const settings: ConversationsSettings = { messageContentMaxCharacters: 4096, fanoutPollMs: 60_000, retentionDays: 0 };
+  const settings: ConversationsSettings = { messageContentMaxCharacters: 4096, fanoutPollMs: 60_000, retentionDays: 0, routingPollMs: 60_000, routingSweepMs: 60_000 };
   const fanouts = new NotificationFanoutsRepository(dataSource);
   const sessions = new SessionsRepository(dataSource);
   const messages = new MessagesRepository(dataSource);
@@ -76,7 +78,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const events = new ConversationEvents(webhookEvents);
   const countEvents = new NotificationCountEvents(new NotificationCountsRepository(dataSource), webhookEvents);
   const noWorker = { nudge: () => undefined } as unknown as NotificationFanoutWorker;
-  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, countEvents, noWorker, new NotificationMailsRepository(dataSource), settings);
+  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, countEvents, noWorker, new NotificationMailsRepository(dataSource), new RoutingRequests(new RoutingRepository(dataSource)), settings);
   const reply = new PostReplyUseCase(passedAccessCheck, sessions, messages, events, settings);
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: connection.pluginConnectionID, pluginID: plugin.pluginID, tenantID };
   let sequence = 0;

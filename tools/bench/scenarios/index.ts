@@ -11,6 +11,7 @@ import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
 import { queueAtSize } from './queue-at-size';
 import { realtime } from './realtime';
+import { routing } from './routing';
 import { searchAtSize } from './search-at-size';
 import { tenantsList } from './tenants-list';
 
@@ -30,4 +31,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   realtime,
   'search-at-size': searchAtSize,
   'queue-at-size': queueAtSize,
+  routing,
 };

@@ -4,7 +4,7 @@ import type { SqlRunner } from '@platform/database';
 import { SessionEventData, WebhookEventData, WebhookEvents } from '@platform/webhooks';
 import type { SessionView } from './sessions/sessions.repository';
 
-type SessionEventType = 'message.created' | 'message.statusChanged' | 'session.opened' | 'session.assigned' | 'session.transferred' | 'session.participantJoined' | 'session.closed';
+type SessionEventType = 'message.created' | 'message.statusChanged' | 'session.opened' | 'session.assigned' | 'session.transferred' | 'session.participantJoined' | 'session.closed' | 'session.requeued';
 
 /** The `data` of a session event beyond what every one carries. */
 type ExtraOf<Type extends SessionEventType> = Omit<WebhookEventData[Type], keyof SessionEventData>;

@@ -8,6 +8,10 @@ export interface ConversationsSettings {
   fanoutPollMs: number;
   /** Days a closed session (and its messages) is kept; 0 keeps them for good. */
   retentionDays: number;
+  /** How often the routing loop looks for passes it was not nudged about (another replica's, a presence change, a requeue limit). */
+  routingPollMs: number;
+  /** How often each replica requests a pass for every tenant that may have routing work: the safety net. */
+  routingSweepMs: number;
 }
 
 export const CONVERSATIONS_SETTINGS = Symbol('CONVERSATIONS_SETTINGS');
@@ -17,5 +21,7 @@ export function conversationsSettingsOf(config: ServicesApiConfig): Conversation
     messageContentMaxCharacters: config.MESSAGE_CONTENT_MAX_CHARACTERS,
     fanoutPollMs: config.NOTIFICATION_FANOUT_POLL_MS,
     retentionDays: config.MESSAGE_RETENTION_DAYS,
+    routingPollMs: config.ROUTING_POLL_MS,
+    routingSweepMs: config.ROUTING_SWEEP_MS,
   };
 }

@@ -37,14 +37,22 @@ import { SessionsController } from './sessions/sessions.controller';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { TakeSessionUseCase } from './sessions/take-session.use-case';
 import { TransferSessionUseCase } from './sessions/transfer-session.use-case';
+import { GetRoutingPolicyUseCase } from './routing/get-routing-policy.use-case';
+import { OperatorCapacity } from './routing/operator-capacity';
+import { RouteTenantUseCase } from './routing/route-tenant.use-case';
+import { RoutingController } from './routing/routing.controller';
+import { RoutingRepository } from './routing/routing.repository';
+import { RoutingRequests } from './routing/routing-requests';
+import { RoutingWorker } from './routing/routing.worker';
+import { SetRoutingPolicyUseCase } from './routing/set-routing-policy.use-case';
 
-/** Conversations in motion: inboxes, messages in and out, sessions' life, notifications (docs/conversations.md). */
+/** Conversations in motion: inboxes, messages in and out, sessions' life and routing, notifications (docs/conversations.md). */
 @Module({})
 export class ConversationsModule {
   static forRoot(settings: ConversationsSettings): DynamicModule {
     return {
       module: ConversationsModule,
-      controllers: [InboxesController, InboxSessionsController, SessionsController, MessagesController],
+      controllers: [InboxesController, InboxSessionsController, SessionsController, MessagesController, RoutingController],
       providers: [
         { provide: CONVERSATIONS_SETTINGS, useValue: settings },
         InboxesRepository,
@@ -80,8 +88,15 @@ export class ConversationsModule {
         CountInboxSessionsUseCase,
         GetInboxUseCase,
         GetMessageUseCase,
+        RoutingRepository,
+        RoutingRequests,
+        OperatorCapacity,
+        RouteTenantUseCase,
+        RoutingWorker,
+        GetRoutingPolicyUseCase,
+        SetRoutingPolicyUseCase,
       ],
-      exports: [NotificationFanoutWorker, ConversationRetention],
+      exports: [NotificationFanoutWorker, ConversationRetention, RoutingWorker],
     };
   }
 }

@@ -4,6 +4,7 @@ import { ConversationEvents } from '../../src/conversations/conversation-events'
 import type { NotificationCountEvents } from '../../src/conversations/notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../../src/conversations/notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../../src/conversations/notifications/notification-fanout.worker';
+import type { RoutingRequests } from '../../src/conversations/routing/routing-requests';
 import type { NotificationMailsRepository } from '../../src/notification-mails/delivery/notification-mails.repository';
 import { SessionChanges } from '../../src/conversations/sessions/session-changes';
 import type { SessionsRepository, SessionView } from '../../src/conversations/sessions/sessions.repository';
@@ -50,7 +51,9 @@ export function sessionChangesOver(before: SessionView) {
   const mails = fake<NotificationMailsRepository>({
     record: async (used: SqlRunner, _scope: unknown, item: { operatorID: string; kind: string }) => void written.push(`mail ${item.kind} ${item.operatorID}${inTransaction(used)}`),
   });
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fanoutWorker, mails);
+  // A transition that frees capacity asks for a routing pass in its transaction.
+  const routingRequests = fake<RoutingRequests>({ request: async (used: SqlRunner) => void written.push(`routing request${inTransaction(used)}`) });
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fanoutWorker, mails, routingRequests);
   /** The events appended, as `type` with the runner they were appended in checked. */
   const appended = () => webhookEvents.events.map((entry) => `${entry.event.type}${inTransaction(entry.runner as SqlRunner)}`);
   return { changes, sessions, written, webhookEvents, appended };

@@ -289,6 +289,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/inboxes/{inboxID}/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an inbox's routing policy
+         * @description Any operator of the tenant. An inbox whose policy was never set is `manual`. A removed or unknown inbox: 404 1940.
+         */
+        get: operations["readInboxRouting"];
+        /**
+         * Set an inbox's routing policy
+         * @description Only owners of the tenant (a member gets 403 1004). Replaces the policy: a field left out takes its default. Every operator named must be a member of this tenant (else 404 1990). Audited as inbox.routingChanged; queued sessions are assigned at once under a routed policy.
+         */
+        put: operations["setInboxRouting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/inboxes/{inboxID}/session-counts": {
         parameters: {
             query?: never;
@@ -700,7 +724,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a queued session
-         * @description Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942.
+         * @description Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942. On an inbox with a routed policy, an operator at the policy's capacity: 409 1949 unless `override: true`.
          */
         post: operations["assignSession"];
         delete?: never;
@@ -844,7 +868,7 @@ export interface paths {
         put?: never;
         /**
          * Take a queued session
-         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942.
+         * @description An operator who may see the session (listed, assigned to them, or joined: operation 11's rule); else 404 1060. The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942. On an inbox with a routed policy, an operator at the policy's capacity gets 409 1949 (an owner assigns it with override instead).
          */
         post: operations["takeSession"];
         delete?: never;
@@ -864,7 +888,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer an assigned session
-         * @description The assignee or an owner (another operator: 403 1004) hands it to another member (else 404 1990); the previous assignee stays a participant. Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942.
+         * @description The assignee or an owner (another operator: 403 1004) hands it to another member (else 404 1990); the previous assignee stays a participant. Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942. On an inbox with a routed policy, an operator at the policy's capacity: 409 1949 unless an owner passes `override: true` (anyone else: 403 1004).
          */
         post: operations["transferSession"];
         delete?: never;
@@ -1074,7 +1098,7 @@ export interface components {
         };
         AuditEventDto: {
             /** @enum {string} */
-            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed";
+            action: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed" | "inbox.routingChanged";
             actor: components["schemas"]["AuditActorDto"];
             /** Format: uuid */
             auditEventID: string;
@@ -1411,7 +1435,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -1482,7 +1506,7 @@ export interface components {
              * @example 1002
              * @enum {integer}
              */
-            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1940 | 1941 | 1942 | 1943 | 1944 | 1945 | 1946 | 1947 | 1948 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 1990 | 1991 | 1992 | 5002 | 5016 | 5903 | 5904 | 5999;
+            error_code: 1000 | 1001 | 1002 | 1003 | 1004 | 1054 | 1058 | 1060 | 1062 | 1066 | 1071 | 1107 | 1121 | 1122 | 1847 | 1900 | 1901 | 1904 | 1905 | 1908 | 1913 | 1914 | 1931 | 1940 | 1941 | 1942 | 1943 | 1944 | 1945 | 1946 | 1947 | 1948 | 1949 | 1950 | 1951 | 1960 | 1961 | 1966 | 1967 | 1968 | 1970 | 1971 | 1972 | 1980 | 1981 | 1990 | 1991 | 1992 | 5002 | 5016 | 5903 | 5904 | 5999;
             /** @description Only with error_code 1002 */
             fields?: components["schemas"]["FieldError"][];
             /** @example Invalid request data. */
@@ -2022,6 +2046,33 @@ export interface components {
         RevokedInvitationResponse: {
             data: components["schemas"]["RevokedInvitation"];
         };
+        RoutingPolicyBody: {
+            /** @description Open sessions an operator may be assigned at most, counted tenant-wide; absent: 5 */
+            capacity?: number;
+            /** @description The inbox's operators, members of the tenant (else 404 1990); empty: every member */
+            operatorIDs?: string[];
+            /**
+             * @description `manual`: nobody is assigned automatically; `least-loaded`, `round-robin`: see docs/conversations.md#routing
+             * @enum {string}
+             */
+            policy: "manual" | "least-loaded" | "round-robin";
+            /** @description An assignee offline this long gives their sessions of the inbox back to the queue (session.requeued); null or absent: never */
+            requeueOfflineAfterSeconds?: number | null;
+        };
+        RoutingPolicyDto: {
+            capacity: number;
+            /** Format: uuid */
+            inboxID: string;
+            /** @description Empty: every member of the tenant */
+            operatorIDs: string[];
+            /** @enum {string} */
+            policy: "manual" | "least-loaded" | "round-robin";
+            /** @description null: sessions are never given back to the queue */
+            requeueOfflineAfterSeconds: number | null;
+        };
+        RoutingPolicyResponse: {
+            data: components["schemas"]["RoutingPolicyDto"];
+        };
         SearchPageMetaDto: {
             limit: number;
             /** @description Pass as `cursor`, with the same q, for the next (older) page; null on the last page */
@@ -2029,8 +2080,13 @@ export interface components {
         };
         SessionAssignedData: {
             /**
+             * @description `routing` when the inbox's routing policy assigned it (docs/conversations.md#routing), else `operator`
+             * @enum {string}
+             */
+            assignedBy: "operator" | "routing";
+            /**
              * Format: uuid
-             * @description Who assigned it: the assignee when they took it, else the owner
+             * @description Who assigned it: the assignee when they took it, else the owner; for an automatic assignment (assignedBy `routing`), the assignee
              */
             assignedByOperatorID: string;
             /** Format: uuid */
@@ -2160,6 +2216,8 @@ export interface components {
              * @description A member of the tenant (else 404 1990)
              */
             operatorID: string;
+            /** @description Absent: false. Owners only (else 403 1004): go past the capacity of the inbox's routing policy (else 409 1949). Inboxes with the manual policy have no capacity. */
+            override?: boolean;
         };
         SessionParticipantJoinedData: {
             /** Format: uuid */
@@ -2191,6 +2249,38 @@ export interface components {
         };
         SessionReadResponse: {
             data: components["schemas"]["SessionReadDto"];
+        };
+        SessionRequeuedData: {
+            /** Format: uuid */
+            inboxID: string;
+            /** @description sessionListed as of the commit */
+            listed: boolean;
+            /**
+             * Format: date-time
+             * @description Since when they were offline; null when their presence was never recorded
+             */
+            offlineSince: string | null;
+            /**
+             * Format: uuid
+             * @description The assignee as of the commit; null while queued
+             */
+            operatorID: string | null;
+            /** @description operatorParticipantsIDs as of the commit */
+            participantIDs: string[];
+            /**
+             * Format: uuid
+             * @description The inbox's channel plugin connection
+             */
+            pluginConnectionID: string | null;
+            /**
+             * Format: uuid
+             * @description The assignee who was offline past the routing policy's limit; they stay a participant
+             */
+            previousOperatorID: string;
+            /** @description The session as GET .../sessions/{sessionID} shows it after the change */
+            session: components["schemas"]["ConversationSessionDto"];
+            /** Format: uuid */
+            sessionID: string;
         };
         SessionResponse: {
             data: components["schemas"]["ConversationSessionDto"];
@@ -2535,7 +2625,7 @@ export interface components {
              *       "member.roleChanged"
              *     ]
              */
-            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
+            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -2574,7 +2664,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2609,7 +2699,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2651,7 +2741,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -2695,7 +2785,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "session.requeued" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -3293,7 +3383,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this action */
-                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed";
+                action?: "pluginConnection.installed" | "pluginConnection.deleted" | "invitation.sent" | "invitation.accepted" | "invitation.revoked" | "member.roleChanged" | "member.removed" | "helpdeskDomain.added" | "helpdeskDomain.activated" | "helpdeskDomain.removed" | "campaignModel.created" | "campaignModel.updated" | "webhookEndpoint.created" | "webhookEndpoint.updated" | "webhookEndpoint.deleted" | "webhookEndpoint.secretRotated" | "inbox.created" | "inbox.renamed" | "inbox.removed" | "inbox.routingChanged";
                 /** @description Only events of this actor (an operator, plugin or plugin connection id) */
                 actorID?: string;
                 /** @description Only events at or after this instant */
@@ -5250,6 +5340,280 @@ export interface operations {
             };
             /** @description - 1948 MessageContentTooLongError: The message content is longer than this API accepts. */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readInboxRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingPolicyResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setInboxRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inboxID: string;
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingPolicyBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingPolicyResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description - 1062 TenantNotFoundError: Tenant not found.
+             *     - 1940 InboxNotFoundError: Inbox not found.
+             *     - 1990 MemberNotFoundError: This operator is not a member of this tenant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8859,6 +9223,7 @@ export interface operations {
             /**
              * @description - 1942 SessionClosedError: This session is closed.
              *     - 1943 SessionAlreadyAssignedError: This session is already assigned. Transfer it instead.
+             *     - 1949 OperatorAtCapacityError: This operator has as many open sessions as the inbox's routing policy allows. Close or transfer one first.
              */
             409: {
                 headers: {
@@ -10017,6 +10382,7 @@ export interface operations {
             /**
              * @description - 1942 SessionClosedError: This session is closed.
              *     - 1943 SessionAlreadyAssignedError: This session is already assigned. Transfer it instead.
+             *     - 1949 OperatorAtCapacityError: This operator has as many open sessions as the inbox's routing policy allows. Close or transfer one first.
              */
             409: {
                 headers: {
@@ -10165,6 +10531,7 @@ export interface operations {
              * @description - 1942 SessionClosedError: This session is closed.
              *     - 1944 SessionNotAssignedError: This session is queued, not assigned. Take or assign it instead.
              *     - 1945 AlreadyInSessionError: This operator already takes part in this session.
+             *     - 1949 OperatorAtCapacityError: This operator has as many open sessions as the inbox's routing policy allows. Close or transfer one first.
              */
             409: {
                 headers: {

@@ -10,6 +10,7 @@ import type { NotificationFanoutWorker } from '../notifications/notification-fan
 import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import type { SessionsRepository } from '../sessions/sessions.repository';
 import type { MessagesRepository, StoredMessage } from './messages.repository';
+import type { RoutingRequests } from '../routing/routing-requests';
 import { PostInboundMessageUseCase } from './post-inbound-message.use-case';
 
 const inbox: StoredInbox = { inboxID: INBOX_ID, name: 'WhatsApp', channel: 'whatsapp', pluginConnectionID: CONNECTION_ID, createdAt: new Date(), updatedAt: new Date() };
@@ -72,7 +73,8 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
       record: async (mailRunner: SqlRunner, _scope: unknown, event: { operatorID: string; kind: string }) =>
         void calls.push(`mail ${event.kind} ${event.operatorID}${mailRunner === runner ? '' : ' outside the transaction'}`),
     }),
-    { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0 },
+    fake<RoutingRequests>({ request: async () => undefined }),
+    { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0, routingPollMs: 1000, routingSweepMs: 30_000 },
   );
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: options.connectionID ?? CONNECTION_ID, pluginID: 'plugin-1', tenantID: TENANT_ID };
   const post = (content = 'Oi') => useCase.execute({ principal, tenantID: TENANT_ID, inboxID: INBOX_ID, contactHandle: '+5511', channelMessageID: 'wamid.1', content });

@@ -8,6 +8,7 @@ import { InboxesRepository } from '../inboxes/inboxes.repository';
 import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import { RoutingRequests } from '../routing/routing-requests';
 import { SessionsRepository } from '../sessions/sessions.repository';
 import type { InboundMessageDto } from './message.dto';
 import { refuseLongContent } from './message-content';
@@ -57,6 +58,7 @@ export class PostInboundMessageUseCase {
     private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
     private readonly mails: NotificationMailsRepository,
+    private readonly routingRequests: RoutingRequests,
     @Inject(CONVERSATIONS_SETTINGS) private readonly settings: ConversationsSettings,
   ) {}
 
@@ -86,7 +88,10 @@ export class PostInboundMessageUseCase {
           if (notified) await this.countEvents.announce(runner, scope, [assignee]);
           await this.mails.record(runner, scope, { operatorID: assignee, kind: 'contactWrote', sessionID, messageID: stored.message.messageID });
         } else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
-        if (opened) await this.events.session(runner, scope, 'session.opened', view, {});
+        if (opened) {
+          await this.events.session(runner, scope, 'session.opened', view, {});
+          await this.routingRequests.request(runner, scope.tenantID);
+        }
         await this.events.session(runner, scope, 'message.created', view, { message: stored.message });
         return { message: stored.message, session: view.session };
       });

@@ -11,7 +11,7 @@ import type { MessagesRepository, StoredMessage } from './messages.repository';
 import { PostReplyUseCase } from './post-reply.use-case';
 
 const MESSAGE_ID = 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d';
-const settings: ConversationsSettings = { messageContentMaxCharacters: 3, fanoutPollMs: 60_000, retentionDays: 0 };
+const settings: ConversationsSettings = { messageContentMaxCharacters: 3, fanoutPollMs: 60_000, retentionDays: 0, routingPollMs: 1_000, routingSweepMs: 30_000 };
 const operator: OperatorPrincipal = { kind: 'operator', operatorID: OPERATOR_ID };
 
 function setUp(before: SessionView, access = new FakeTenantAccess()) {

@@ -15,7 +15,7 @@ function setUp(retentionDays: number, expired: number) {
     },
   });
   const clock = new FakeClock(new Date('2026-11-28T12:00:00.000Z'));
-  return { retention: new ConversationRetention(sessions, clock, { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays }), cutoffs };
+  return { retention: new ConversationRetention(sessions, clock, { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays, routingPollMs: 1000, routingSweepMs: 30_000 }), cutoffs };
 }
 
 describe('ConversationRetention', () => {

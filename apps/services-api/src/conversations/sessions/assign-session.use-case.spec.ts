@@ -7,6 +7,8 @@ import type { NotificationCountEvents } from '../notifications/notification-coun
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
 import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
+import type { OperatorCapacity } from '../routing/operator-capacity';
+import type { RoutingRequests } from '../routing/routing-requests';
 import { AssignSessionUseCase } from './assign-session.use-case';
 import { TenantRoles } from './session-access';
 import { SessionChanges } from './session-changes';
@@ -37,9 +39,9 @@ function setUp() {
   });
   const access = new FakeTenantAccess().asAccess();
   const webhookEvents = new RecordingWebhookEvents();
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fake<NotificationFanoutWorker>({ nudge: () => undefined }), mails);
-  const useCase = new AssignSessionUseCase(access, new TenantRoles(access), sessions, changes);
-  const assign = (operatorID: string) => useCase.execute({ principal: { kind: 'operator', operatorID: OPERATOR_ID }, tenantID: TENANT_ID, sessionID: SESSION_ID, operatorID });
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fake<NotificationFanoutWorker>({ nudge: () => undefined }), mails, fake<RoutingRequests>({}));
+  const useCase = new AssignSessionUseCase(access, new TenantRoles(access), sessions, changes, fake<OperatorCapacity>({ admit: async () => undefined }));
+  const assign = (operatorID: string) => useCase.execute({ principal: { kind: 'operator', operatorID: OPERATOR_ID }, tenantID: TENANT_ID, sessionID: SESSION_ID, operatorID, override: false });
   return { assign, written };
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, TenantAccessService } from '@platform/auth';
 import type { ConversationSessionDto } from '@platform/conversations';
 import { AppException } from '@platform/errors';
+import { OperatorCapacity } from '../routing/operator-capacity';
 import { TenantRoles } from './session-access';
 import { SessionChanges } from './session-changes';
 import { SessionsRepository } from './sessions.repository';
@@ -12,6 +13,8 @@ export interface AssignSessionCommand {
   sessionID: string;
   /** Canonical (the request rule). */
   operatorID: string;
+  /** Go past the capacity of the inbox's routing policy (owners only, as assigning is). */
+  override: boolean;
 }
 
 /**
@@ -27,6 +30,7 @@ export class AssignSessionUseCase {
     private readonly roles: TenantRoles,
     private readonly sessions: SessionsRepository,
     private readonly changes: SessionChanges,
+    private readonly capacity: OperatorCapacity,
   ) {}
 
   async execute(command: AssignSessionCommand): Promise<ConversationSessionDto> {
@@ -37,9 +41,12 @@ export class AssignSessionUseCase {
       check: (before) => {
         if (before.session.sessionState === 'assigned') throw new AppException('SessionAlreadyAssigned');
       },
-      write: (runner) => this.sessions.assign(runner, scope, command.sessionID, command.operatorID),
+      write: async (runner, before) => {
+        await this.capacity.admit(runner, { tenantID: scope.tenantID, inboxID: before.session.inboxID, operatorID: command.operatorID, override: command.override });
+        await this.sessions.assign(runner, scope, command.sessionID, command.operatorID);
+      },
       event: 'session.assigned',
-      extra: () => ({ assignedByOperatorID: command.principal.operatorID }),
+      extra: () => ({ assignedByOperatorID: command.principal.operatorID, assignedBy: 'operator' as const }),
       assignedTo: byOther ? command.operatorID : undefined,
       clearOthers: true,
     });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { ConversationSessionDto } from '@platform/conversations';
 import { AppException } from '@platform/errors';
-import type { SqlRunner } from '@platform/database';
+import { afterCommit, SqlRunner } from '@platform/database';
 import type { WebhookEventData } from '@platform/webhooks';
 import type { SessionEventData } from '@platform/webhooks';
 import { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
@@ -10,9 +10,13 @@ import { ConversationEvents } from '../conversation-events';
 import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import { RoutingRequests } from '../routing/routing-requests';
 import { SessionsRepository, SessionView } from './sessions.repository';
 
-type TransitionEvent = 'session.assigned' | 'session.transferred' | 'session.participantJoined' | 'session.closed';
+type TransitionEvent = 'session.assigned' | 'session.transferred' | 'session.participantJoined' | 'session.closed' | 'session.requeued';
+
+/** Transitions that free an operator's room: a routing pass may assign a queued session now (docs/conversations.md#routing). */
+const FREES_CAPACITY = new Set<TransitionEvent>(['session.transferred', 'session.closed']);
 
 /** One transition of a session's life (docs/conversations.md#session-states). */
 export interface SessionChange<Type extends TransitionEvent> {
@@ -42,26 +46,43 @@ export class SessionChanges {
     private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
     private readonly mails: NotificationMailsRepository,
+    private readonly routingRequests: RoutingRequests,
   ) {}
 
   async apply<Type extends TransitionEvent>(scope: TenantScope, sessionID: string, refuseUnseen: (view: SessionView | undefined) => SessionView, change: SessionChange<Type>): Promise<ConversationSessionDto> {
-    const after = await this.sessions.transaction(async (runner) => {
-      const before = refuseUnseen(await this.sessions.lockedView(runner, scope, sessionID));
-      if (before.session.sessionState === 'closed') throw new AppException('SessionClosed');
-      change.check(before);
-      await change.write(runner, before);
-      if (change.assignedTo) {
-        await this.fanouts.notifyAssignment(runner, scope, change.assignedTo, sessionID);
-        await this.countEvents.announce(runner, scope, [change.assignedTo]);
-        // A mail too, later, if they are offline or away and want it (docs/notifications.md).
-        await this.mails.record(runner, scope, { operatorID: change.assignedTo, kind: 'assigned', sessionID });
-      }
-      if (change.clearOthers) await this.fanouts.enqueue(runner, scope, sessionID, 'clear');
-      const view = (await this.sessions.view(scope, sessionID, runner))!;
-      await this.events.session(runner, scope, change.event, view, change.extra(before));
-      return view;
-    });
-    if (change.clearOthers) this.fanoutWorker.nudge();
+    const after = await this.sessions.transaction((runner) => this.applyWithin(runner, scope, sessionID, refuseUnseen, change));
     return after.session;
+  }
+
+  /**
+   * The same transition inside a transaction the caller holds (a routing
+   * pass, which took the tenant's routing lock first). Its nudges run once
+   * that transaction commits.
+   */
+  async applyWithin<Type extends TransitionEvent>(
+    runner: SqlRunner,
+    scope: TenantScope,
+    sessionID: string,
+    refuseUnseen: (view: SessionView | undefined) => SessionView,
+    change: SessionChange<Type>,
+  ): Promise<SessionView> {
+    const before = refuseUnseen(await this.sessions.lockedView(runner, scope, sessionID));
+    if (before.session.sessionState === 'closed') throw new AppException('SessionClosed');
+    change.check(before);
+    await change.write(runner, before);
+    if (change.assignedTo) {
+      await this.fanouts.notifyAssignment(runner, scope, change.assignedTo, sessionID);
+      await this.countEvents.announce(runner, scope, [change.assignedTo]);
+      // A mail too, later, if they are offline or away and want it (docs/notifications.md).
+      await this.mails.record(runner, scope, { operatorID: change.assignedTo, kind: 'assigned', sessionID });
+    }
+    if (change.clearOthers) {
+      await this.fanouts.enqueue(runner, scope, sessionID, 'clear');
+      afterCommit(runner, 'notification-fanout', () => this.fanoutWorker.nudge());
+    }
+    if (FREES_CAPACITY.has(change.event)) await this.routingRequests.request(runner, scope.tenantID);
+    const view = (await this.sessions.view(scope, sessionID, runner))!;
+    await this.events.session(runner, scope, change.event, view, change.extra(before));
+    return view;
   }
 }

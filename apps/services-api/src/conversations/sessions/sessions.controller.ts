@@ -100,8 +100,14 @@ export class SessionsController {
   @Post('take')
   @HttpCode(200)
   @Auth('operator')
-  @ApiOperation({ operationId: 'takeSession', summary: 'Take a queued session', description: `${SEEN} The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942.` })
-  @ApiErrors('TenantNotFound', 'SessionNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
+  @ApiOperation({
+    operationId: 'takeSession',
+    summary: 'Take a queued session',
+    description:
+      `${SEEN} The operator becomes its assignee. Assigned: 409 1943; closed: 409 1942. ` +
+      "On an inbox with a routed policy, an operator at the policy's capacity gets 409 1949 (an owner assigns it with override instead).",
+  })
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'SessionAlreadyAssigned', 'SessionClosed', 'OperatorAtCapacity')
   @ApiOkResponse({ type: SessionResponse })
   async take(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams): Promise<SessionResponse> {
     return { data: await this.takeSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID }) };
@@ -113,12 +119,14 @@ export class SessionsController {
   @ApiOperation({
     operationId: 'assignSession',
     summary: 'Assign a queued session',
-    description: 'Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942.',
+    description:
+      'Owners only (a member gets 403 1004), to a member of the tenant (else 404 1990). Assigned: 409 1943 (transfer it); closed: 409 1942. ' +
+      "On an inbox with a routed policy, an operator at the policy's capacity: 409 1949 unless `override: true`.",
   })
-  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionAlreadyAssigned', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionAlreadyAssigned', 'SessionClosed', 'OperatorAtCapacity')
   @ApiOkResponse({ type: SessionResponse })
   async assign(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams, @Body() body: SessionOperatorBody): Promise<SessionResponse> {
-    return { data: await this.assignSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID }) };
+    return { data: await this.assignSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID, override: body.override ?? false }) };
   }
 
   @Post('transfer')
@@ -129,12 +137,15 @@ export class SessionsController {
     summary: 'Transfer an assigned session',
     description:
       'The assignee or an owner (another operator: 403 1004) hands it to another member (else 404 1990); the previous assignee stays a participant. ' +
-      'Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942.',
+      'Queued: 409 1944; to its assignee: 409 1945; closed: 409 1942. ' +
+      "On an inbox with a routed policy, an operator at the policy's capacity: 409 1949 unless an owner passes `override: true` (anyone else: 403 1004).",
   })
-  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionNotAssigned', 'AlreadyInSession', 'SessionClosed')
+  @ApiErrors('TenantNotFound', 'SessionNotFound', 'MemberNotFound', 'SessionNotAssigned', 'AlreadyInSession', 'SessionClosed', 'OperatorAtCapacity')
   @ApiOkResponse({ type: SessionResponse })
   async transfer(@CurrentPrincipal() principal: OperatorPrincipal, @Param() params: SessionParams, @Body() body: SessionOperatorBody): Promise<SessionResponse> {
-    return { data: await this.transferSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID }) };
+    return {
+      data: await this.transferSession.execute({ principal, tenantID: params.tenantID, sessionID: params.sessionID, operatorID: body.operatorID, override: body.override ?? false }),
+    };
   }
 
   @Post('join')

@@ -9,6 +9,8 @@ import type { NotificationFanoutWorker } from '../notifications/notification-fan
 import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import { SessionChanges } from './session-changes';
 import type { SessionsRepository, SessionView } from './sessions.repository';
+import type { OperatorCapacity } from '../routing/operator-capacity';
+import type { RoutingRequests } from '../routing/routing-requests';
 import { TakeSessionUseCase } from './take-session.use-case';
 
 function setUp(before: SessionView) {
@@ -26,8 +28,8 @@ function setUp(before: SessionView) {
     },
   });
   const fanouts = fake<NotificationFanoutsRepository>({ enqueue: async (_runner: SqlRunner, _scope: unknown, _id: string, kind: string) => void written.push(`enqueue ${kind}`) });
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationCountEvents>({}), fake<NotificationFanoutWorker>({ nudge: () => undefined }), fake<NotificationMailsRepository>({}));
-  const useCase = new TakeSessionUseCase(new FakeTenantAccess().asAccess(), sessions, changes);
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationCountEvents>({}), fake<NotificationFanoutWorker>({ nudge: () => undefined }), fake<NotificationMailsRepository>({}), fake<RoutingRequests>({}));
+  const useCase = new TakeSessionUseCase(new FakeTenantAccess().asAccess(), sessions, changes, fake<OperatorCapacity>({ admit: async () => undefined }));
   const take = (operatorID = OPERATOR_ID) => useCase.execute({ principal: { kind: 'operator', operatorID }, tenantID: TENANT_ID, sessionID: SESSION_ID });
   return { take, written, webhookEvents };
 }
