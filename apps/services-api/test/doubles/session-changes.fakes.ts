@@ -1,5 +1,6 @@
-import type { SqlRunner } from '@platform/database';
+import { runTransaction, SqlRunner } from '@platform/database';
 import { fake, RecordingWebhookEvents } from '@platform/testing';
+import type { DataSource } from 'typeorm';
 import { ConversationEvents } from '../../src/conversations/conversation-events';
 import type { NotificationCountEvents } from '../../src/conversations/notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../../src/conversations/notifications/notification-fanouts.repository';
@@ -23,12 +24,16 @@ export function sessionChangesOver(before: SessionView) {
   const webhookEvents = new RecordingWebhookEvents();
   const inTransaction = (used: SqlRunner | undefined) => (used === runner ? '' : ' outside the transaction');
   let current = before;
-  const sessions = fake<SessionsRepository>({
-    transaction: async <T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> => {
+  const committingDataSource = fake<DataSource>({
+    transaction: async <T>(work: (manager: SqlRunner) => Promise<T>): Promise<T> => {
       const result = await work(runner);
       written.push('commit');
       return result;
     },
+  } as Partial<DataSource>);
+  const sessions = fake<SessionsRepository>({
+    // Through runTransaction, as the real repository: hooks registered with afterCommit run once committed.
+    transaction: <T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> => runTransaction(committingDataSource, work),
     lockedView: async () => current,
     view: async () => current,
     close: async (used: SqlRunner) => {

@@ -20,7 +20,7 @@ describe('CloseSessionUseCase', () => {
   it("closes the assignee's session with session.closed (who closed it, the closed snapshot), enqueues the clearing of its notifications, and nudges the fan-out once committed", async () => {
     const { close, written, webhookEvents, appended } = setUp(assignedTo(OPERATOR_ID), { owner: false });
     expect(await close()).toMatchObject({ sessionID: SESSION_ID, sessionState: 'closed', sessionActive: false });
-    expect(written).toEqual(['close', 'enqueue clear', 'commit', 'nudge fan-out']);
+    expect(written).toEqual(['close', 'enqueue clear', 'routing request', 'commit', 'nudge fan-out']);
     expect(appended()).toEqual(['session.closed']);
     expect(webhookEvents.events[0].event).toEqual({
       type: 'session.closed',
@@ -33,7 +33,7 @@ describe('CloseSessionUseCase', () => {
     for (const before of [sessionView(), assignedTo(OTHER_OPERATOR_ID), assignedTo(OTHER_OPERATOR_ID, { sessionListed: false })]) {
       const { close, written, appended } = setUp(before, { owner: true });
       expect(await close()).toMatchObject({ sessionState: 'closed' });
-      expect(written).toEqual(['close', 'enqueue clear', 'commit', 'nudge fan-out']);
+      expect(written).toEqual(['close', 'enqueue clear', 'routing request', 'commit', 'nudge fan-out']);
       expect(appended()).toEqual(['session.closed']);
     }
   });
