@@ -32,9 +32,6 @@ export const seedConversations: AreaSeeder = async ({ manager, base }) => {
   const whatsapp = await conversations.inbox(tenantID, { name: 'WhatsApp Vendas', channel: 'whatsapp', pluginConnectionID });
   const webchat = await conversations.inbox(tenantID, { name: 'Chat do site', channel: 'webchat', pluginConnectionID });
   const contactID = await conversations.contact(tenantID, 'Maria Souza');
-  // The owner is at work (as the presence routes would record once they sign in to a front end), the member is not:
-  // a routed inbox (npm run demo:chat sets one) assigns its sessions to the owner.
-  await conversations.presence(tenantID, owner, 'online');
 
   const first = await conversations.session(tenantID, { contactID, inboxID: whatsapp, operatorID: owner, createdAt: minutesAgo(3 * 24 * 60), closedAt: minutesAgo(3 * 24 * 60 - 30), active: false });
   await conversations.message(tenantID, first, { createdAt: minutesAgo(3 * 24 * 60), value: 'Oi, meu pedido não chegou.' });
