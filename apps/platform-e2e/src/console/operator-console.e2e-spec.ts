@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
+import { TestSocket } from '../realtime/realtime-client';
+import { ConsolePlatform, ConsoleTenant, openConsole, signIn, startConsolePlatform } from './console-platform';
+
+/** Waits in the page as long as a test may (a busy machine is slow, not wrong). */
+const WAIT = { timeout: WAIT_LIMIT_MS };
+
+/**
+ * The operator console in headless Chromium, in front of the real apps
+ * (docs/console.md): what a channel posts reaches the queue live, the
+ * operator takes the session and replies and the channel's connection
+ * receives the reply; the page outlives the gateway replica it was on and
+ * shows every message once; another tenant's operator sees nothing of it.
+ */
+describe('the operator console, in a browser', () => {
+  let context: ConsolePlatform;
+
+  beforeAll(async () => {
+    context = await startConsolePlatform();
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  /** The channel posts what a contact wrote. */
+  const postInbound = async (tenant: ConsoleTenant, contactHandle: string, content: string) => {
+    const posted = await context.platform.api.services.POST('/v1/tenants/{tenantID}/inboxes/{inboxID}/messages', {
+      params: { path: { tenantID: tenant.tenantID, inboxID: tenant.inboxID } },
+      headers: { authorization: tenant.channel.authorization },
+      body: { contactHandle, channelMessageID: randomUUID(), content },
+    });
+    expect(posted.response.status).toBe(201);
+    return posted.data!.data.session.sessionID;
+  };
+  const live = (page: Page) => page.locator('[data-connection="live"]').waitFor(WAIT);
+  const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' });
+  const textsOf = async (page: Page) => (await conversation(page).locator('.text').allTextContents()).map((text) => text.trim());
+
+  it("shows a channel's message live in the queue; the operator takes the session and replies, and the channel's socket receives the reply; another tenant's operator sees none of it", async () => {
+    const { tenant, otherTenant } = context;
+    const channel = await TestSocket.connect(context.replicas[1].url, { headers: { authorization: tenant.channel.authorization } });
+    expect((await channel.start({ type: 'subscribe' })).type).toBe('subscribed');
+
+    const operator = await openConsole(context);
+    await signIn(operator.page, tenant.member, tenant.tenantName);
+    const outsider = await openConsole(context);
+    await signIn(outsider.page, otherTenant.owner, otherTenant.tenantName);
+    await Promise.all([live(operator.page), live(outsider.page)]);
+    const queued = operator.page.getByRole('list', { name: 'Queued sessions' });
+    await operator.page.getByText('No session in this queue').waitFor(WAIT);
+
+    // The contact writes; the session appears in the queue without a reload.
+    await postInbound(tenant, '+5511987650001', 'Olá, meu pedido não chegou.');
+    await queued.getByText('Olá, meu pedido não chegou.').click(WAIT);
+    await conversation(operator.page).getByText('Olá, meu pedido não chegou.').waitFor(WAIT);
+
+    await operator.page.getByRole('button', { name: 'Take' }).click();
+    await operator.page.getByTestId('session-state').getByText('Assigned to you').waitFor(WAIT);
+    await operator.page.getByLabel('Reply').fill('Vou verificar agora mesmo.');
+    await operator.page.getByRole('button', { name: 'Send' }).click();
+    await conversation(operator.page).getByText('Vou verificar agora mesmo.').waitFor(WAIT);
+    expect(await textsOf(operator.page)).toEqual(['Olá, meu pedido não chegou.', 'Vou verificar agora mesmo.']);
+
+    // The channel's connection receives the reply to deliver.
+    await eventually(() => {
+      const replies = channel
+        .ofType('event')
+        .map((frame) => frame.event as { type: string; data: { message?: { messageDirection: string; messageValue: unknown } } })
+        .filter((event) => event.type === 'message.created' && event.data.message?.messageDirection === 'outbound');
+      expect(replies.map((event) => event.data.message?.messageValue)).toEqual(['Vou verificar agora mesmo.']);
+    });
+
+    // The other tenant's operator: their own tenant's message reaches them (a barrier), nothing of the first.
+    await postInbound(otherTenant, '+5511987650002', 'Mensagem da outra empresa');
+    await outsider.page.getByRole('list', { name: 'Queued sessions' }).getByText('Mensagem da outra empresa').waitFor(WAIT);
+    const seenByOutsider = await outsider.page.locator('body').innerText();
+    expect(seenByOutsider).not.toContain('meu pedido');
+    expect(seenByOutsider).not.toContain('Vou verificar');
+    await outsider.page.getByLabel('Search for').fill('pedido');
+    await outsider.page.getByRole('button', { name: 'Search', exact: true }).click();
+    await outsider.page.getByText('Nothing found for “pedido”.').waitFor(WAIT);
+
+    // The token lives in the page's memory only.
+    expect(await operator.page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 0, '']);
+    expect([...operator.pageErrors, ...outsider.pageErrors]).toEqual([]);
+    channel.close();
+    await operator.browserContext.close();
+    await outsider.browserContext.close();
+  });
+
+  it('recovers by itself when the gateway replica the page is connected to stops, and shows every message once', async () => {
+    const { tenant } = context;
+    const operator = await openConsole(context);
+    await signIn(operator.page, tenant.owner, tenant.tenantName);
+    await live(operator.page);
+    await postInbound(tenant, '+5511987650003', 'Primeira mensagem');
+    await operator.page.getByRole('list', { name: 'Queued sessions' }).getByText('Primeira mensagem').click(WAIT);
+    await conversation(operator.page).getByText('Primeira mensagem').waitFor(WAIT);
+
+    // Every replica out of reach for a while: the one the page is on stops, the balancer sends nowhere.
+    context.balancer.hold();
+    const [connected] = context.replicas;
+    await connected.close();
+    await operator.page.getByText('Connection lost').waitFor({ state: 'visible', ...WAIT });
+
+    // The contact writes on while the page is away.
+    await postInbound(tenant, '+5511987650003', 'Segunda mensagem');
+    await postInbound(tenant, '+5511987650003', 'Terceira mensagem');
+
+    // The other replica is reachable again: the page resumes there without a reload.
+    context.balancer.release();
+    await conversation(operator.page).getByText('Terceira mensagem').waitFor(WAIT);
+    await operator.page.getByText('Connection lost').waitFor({ state: 'hidden', ...WAIT });
+    await live(operator.page);
+    expect(await textsOf(operator.page)).toEqual(['Primeira mensagem', 'Segunda mensagem', 'Terceira mensagem']);
+    expect(operator.pageErrors).toEqual([]);
+    await operator.browserContext.close();
+  });
+});
