@@ -109,7 +109,8 @@ export function SessionView({ context, sessionID, members, onBack }: { context: 
           </button>
         )}
         <ErrorMessage error={history.error} />
-        <ol role="log" aria-label="Conversation" className="messages">
+        <div role="log" aria-label="Conversation" className="messages">
+          <ol>
           {messages.map((message) => (
             <li key={message.messageID} className={`message ${message.messageDirection}`}>
               <span className="visually-hidden">{message.messageDirection === 'inbound' ? 'Contact:' : `${nameOf(message.operatorID)}:`}</span>
@@ -120,7 +121,8 @@ export function SessionView({ context, sessionID, members, onBack }: { context: 
               </span>
             </li>
           ))}
-        </ol>
+          </ol>
+        </div>
       </section>
       {current && current.sessionState !== 'closed' && (
         <form className="reply" onSubmit={send}>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
@@ -39,6 +40,35 @@ describe('the operator console, in a browser', () => {
   const live = (page: Page) => page.locator('[data-connection="live"]').waitFor(WAIT);
   const conversation = (page: Page) => page.getByRole('log', { name: 'Conversation' });
   const textsOf = async (page: Page) => (await conversation(page).locator('.text').allTextContents()).map((text) => text.trim());
+
+  /** What has the focus, as a screen reader would name it: its label, its own label, or its text. */
+  const focused = (page: Page): Promise<string> =>
+    page.evaluate(`(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return '';
+      const label = element.labels && element.labels[0] ? element.labels[0].textContent : '';
+      return (label || element.getAttribute('aria-label') || element.textContent || '').trim();
+    })()`);
+  /** Presses Tab until the control named `name` has the focus (as a keyboard user would), failing if it never does. */
+  const tabTo = async (page: Page, name: string | RegExp) => {
+    const matches = (text: string) => (typeof name === 'string' ? text === name : name.test(text));
+    const seen: string[] = [];
+    for (let presses = 0; presses < 60; presses += 1) {
+      await page.keyboard.press('Tab');
+      const now = await focused(page);
+      if (matches(now)) return;
+      seen.push(now);
+    }
+    throw new Error(`Tab never reached ${String(name)}; it went through: ${seen.join(' | ')}`);
+  };
+  /** axe-core's WCAG 2.1 A and AA rules on the page as it stands; the page's CSP is not relaxed for it. */
+  const accessibilityViolations = async (page: Page) => {
+    await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+    const results = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })`)) as {
+      violations: { id: string; nodes: { target: string[] }[] }[];
+    };
+    return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  };
 
   it("shows a channel's message live in the queue; the operator takes the session and replies, and the channel's socket receives the reply; another tenant's operator sees none of it", async () => {
     const { tenant, otherTenant } = context;
@@ -117,6 +147,72 @@ describe('the operator console, in a browser', () => {
     await operator.page.getByText('Connection lost').waitFor({ state: 'hidden', ...WAIT });
     await live(operator.page);
     expect(await textsOf(operator.page)).toEqual(['Primeira mensagem', 'Segunda mensagem', 'Terceira mensagem']);
+    expect(operator.pageErrors).toEqual([]);
+    await operator.browserContext.close();
+  });
+
+  /** Signs in and opens the tenant with the keyboard alone, checking each view with axe-core on the way. */
+  const signInByKeyboard = async (page: Page, tenant: ConsoleTenant) => {
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await tabTo(page, 'Email');
+    await page.keyboard.type(tenant.member.email);
+    await tabTo(page, 'Password');
+    await page.keyboard.type(tenant.member.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Choose a tenant' }).waitFor(WAIT);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await tabTo(page, new RegExp(tenant.tenantName));
+    await page.keyboard.press('Enter');
+    await live(page);
+  };
+
+  it('can be used from the keyboard alone: sign in, open a session, take it, reply and close it; axe-core passes every view', async () => {
+    const { tenant } = context;
+    const sessionID = await postInbound(tenant, '+5511987650004', 'Preciso de ajuda com a fatura');
+    const operator = await openConsole(context);
+    const { page } = operator;
+    await signInByKeyboard(page, tenant);
+    await tabTo(page, /^Preciso de ajuda com a fatura/);
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('Preciso de ajuda com a fatura').waitFor(WAIT);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await tabTo(page, 'Take');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('session-state').getByText('Assigned to you').waitFor(WAIT);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await tabTo(page, 'Reply');
+    await page.keyboard.type('Claro, qual é o número da fatura?');
+    await page.keyboard.press('Control+Enter');
+    await conversation(page).getByText('Claro, qual é o número da fatura?').waitFor(WAIT);
+    await tabTo(page, 'Close');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('session-state').getByText('Closed').waitFor(WAIT);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(operator.pageErrors).toEqual([]);
+    await operator.browserContext.close();
+
+    const closed = await context.platform.api.services.GET('/v1/tenants/{tenantID}/sessions/{sessionID}', {
+      params: { path: { tenantID: tenant.tenantID, sessionID } },
+      headers: { authorization: tenant.member.authorization },
+    });
+    expect(closed.data!.data).toMatchObject({ sessionState: 'closed', operatorID: tenant.member.operatorID });
+  });
+
+  it('works on a narrow screen: the queues, or the open session with a way back, one at a time', async () => {
+    const { tenant } = context;
+    await postInbound(tenant, '+5511987650005', 'Mensagem no celular');
+    const operator = await openConsole(context, { width: 390, height: 844 });
+    const { page } = operator;
+    await signInByKeyboard(page, tenant);
+    await tabTo(page, /^Mensagem no celular/);
+    await page.keyboard.press('Enter');
+    await conversation(page).getByText('Mensagem no celular').waitFor(WAIT);
+    await page.getByRole('heading', { name: 'Queues' }).waitFor({ state: 'hidden', ...WAIT });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await tabTo(page, 'Back to the queues');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Queues' }).waitFor(WAIT);
+    await page.getByRole('log', { name: 'Conversation' }).waitFor({ state: 'detached', ...WAIT });
     expect(operator.pageErrors).toEqual([]);
     await operator.browserContext.close();
   });
