@@ -205,6 +205,15 @@ export async function openConsole(context: ConsolePlatform, viewport = { width: 
   return { page, browserContext, pageErrors };
 }
 
+/**
+ * With CONSOLE_SCREENSHOTS_DIR set (`npm run console:screenshots`), the page
+ * as it stands, saved there as <name>.png: the pictures of docs/console.md.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.CONSOLE_SCREENSHOTS_DIR;
+  if (dir) await page.screenshot({ path: join(resolve(dir), `${name}.png`) });
+}
+
 /** Signs in with the form and opens the tenant, as an operator would. */
 export async function signIn(page: Page, operator: ConsoleOperator, tenantName: string): Promise<void> {
   await page.getByLabel('Email').fill(operator.email);

@@ -4,7 +4,7 @@ import { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, WAIT_LIMIT_MS } from '../support/eventually';
 import { TestSocket } from '../realtime/realtime-client';
-import { ConsolePlatform, ConsoleTenant, openConsole, signIn, startConsolePlatform } from './console-platform';
+import { ConsolePlatform, ConsoleTenant, openConsole, screenshot, signIn, startConsolePlatform } from './console-platform';
 
 /** Waits in the page as long as a test may (a busy machine is slow, not wrong). */
 const WAIT = { timeout: WAIT_LIMIT_MS };
@@ -94,6 +94,7 @@ describe('the operator console, in a browser', () => {
     await operator.page.getByRole('button', { name: 'Send' }).click();
     await conversation(operator.page).getByText('Vou verificar agora mesmo.').waitFor(WAIT);
     expect(await textsOf(operator.page)).toEqual(['Olá, meu pedido não chegou.', 'Vou verificar agora mesmo.']);
+    await screenshot(operator.page, 'session');
 
     // The channel's connection receives the reply to deliver.
     await eventually(() => {
@@ -136,6 +137,7 @@ describe('the operator console, in a browser', () => {
     const [connected] = context.replicas;
     await connected.close();
     await operator.page.getByText('Connection lost').waitFor({ state: 'visible', ...WAIT });
+    await screenshot(operator.page, 'connection-lost');
 
     // The contact writes on while the page is away.
     await postInbound(tenant, '+5511987650003', 'Segunda mensagem');
@@ -153,6 +155,8 @@ describe('the operator console, in a browser', () => {
 
   /** Signs in and opens the tenant with the keyboard alone, checking each view with axe-core on the way. */
   const signInByKeyboard = async (page: Page, tenant: ConsoleTenant) => {
+    const wide = (page.viewportSize()?.width ?? 0) >= 720;
+    if (wide) await screenshot(page, 'sign-in');
     expect(await accessibilityViolations(page)).toEqual([]);
     await tabTo(page, 'Email');
     await page.keyboard.type(tenant.member.email);
@@ -161,6 +165,7 @@ describe('the operator console, in a browser', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Choose a tenant' }).waitFor(WAIT);
     expect(await accessibilityViolations(page)).toEqual([]);
+    if (wide) await screenshot(page, 'tenants');
     await tabTo(page, new RegExp(tenant.tenantName));
     await page.keyboard.press('Enter');
     await live(page);
@@ -172,6 +177,8 @@ describe('the operator console, in a browser', () => {
     const operator = await openConsole(context);
     const { page } = operator;
     await signInByKeyboard(page, tenant);
+    await page.getByRole('list', { name: 'Queued sessions' }).getByText('Preciso de ajuda com a fatura').waitFor(WAIT);
+    await screenshot(page, 'queues');
     await tabTo(page, /^Preciso de ajuda com a fatura/);
     await page.keyboard.press('Enter');
     await conversation(page).getByText('Preciso de ajuda com a fatura').waitFor(WAIT);
@@ -209,9 +216,11 @@ describe('the operator console, in a browser', () => {
     await conversation(page).getByText('Mensagem no celular').waitFor(WAIT);
     await page.getByRole('heading', { name: 'Queues' }).waitFor({ state: 'hidden', ...WAIT });
     expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'narrow-session');
     await tabTo(page, 'Back to the queues');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Queues' }).waitFor(WAIT);
+    await screenshot(page, 'narrow-queues');
     await page.getByRole('log', { name: 'Conversation' }).waitFor({ state: 'detached', ...WAIT });
     expect(operator.pageErrors).toEqual([]);
     await operator.browserContext.close();
