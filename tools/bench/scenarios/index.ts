@@ -1,5 +1,6 @@
 import { BenchContext } from '../context';
 import { campaignModelsList } from './campaign-models-list';
+import { operatorConsole } from './console';
 import { conversations } from './conversations';
 import { conversationsMotion } from './conversations-motion';
 import { cpuPerRequest } from './cpu-per-request';
@@ -26,4 +27,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   partitioning,
   memory,
   realtime,
+  console: operatorConsole,
 };
