@@ -43,7 +43,11 @@ export const TABLE_OWNERS = {
   notifications: 'services-api',
   notification_unread_counts: 'services-api',
   notification_fanouts: 'services-api',
+  notification_mail_preferences: 'services-api',
+  notification_mail_items: 'services-api',
+  notification_mail_batches: 'services-api',
   operator_presence: 'services-api',
+  operator_socket_leases: 'realtime-gateway',
   session_summaries: 'services-api',
   sessions: 'services-api',
   shortcuts: 'services-api',
@@ -92,6 +96,16 @@ export const READ_PATHS = [
     file: 'apps/services-api/src/conversations/notifications/notification-fanouts.repository.ts',
     tables: ['memberships'],
     reason: "a queued session's inbound message notifies every operator of the tenant: one INSERT ... SELECT over the tenant's memberships, where a transport round trip would ship thousands of ids",
+  },
+  {
+    file: 'apps/services-api/src/presence/presence.repository.ts',
+    tables: ['memberships', 'operator_socket_leases'],
+    reason: "the status in effect is derived from the operators' socket leases (the real-time gateway's) in the transaction that writes it, and the tenant's members are listed with their presence in one keyset page",
+  },
+  {
+    file: 'apps/services-api/src/notification-mails/delivery/notification-mails.repository.ts',
+    tables: ['memberships', 'operators', 'tenants'],
+    reason: "a notification mail's recipient as of the send (still a member, their address and first name, the tenant's name): one primary-key join per mail, by a background worker that has no request to ask core-tenants for",
   },
 ];
 

@@ -62,6 +62,14 @@ export class RealtimeGatewayConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(100, 60_000)
   REALTIME_REQUEST_TIMEOUT_MS = 10_000;
 
+  /**
+   * Seconds between two refreshes of the operator sockets' leases, which carry
+   * their last activity (docs/presence.md); below services-api's
+   * PRESENCE_OFFLINE_GRACE_SECONDS, or open sockets would lapse between refreshes.
+   */
+  @IsIntegerBetween(1, 600)
+  PRESENCE_LEASE_REFRESH_SECONDS = 15;
+
   /** Requests one socket may have waiting on services-api at once (more: 429 1071 for that request). */
   @IsIntegerBetween(1, 1_000)
   REALTIME_MAX_REQUESTS_IN_FLIGHT = 8;

@@ -4,6 +4,8 @@ import { operatorTokenSettingsOf } from '@platform/auth';
 import { transportNamespaceOf } from '@platform/transport';
 import { outboxCommittedChannel } from '@platform/webhooks';
 import { RealtimeGatewayConfig } from './config';
+import { OperatorSocketLeasesRepository } from './presence/operator-socket-leases.repository';
+import { LEASE_REFRESH_MS, SocketLeases } from './presence/socket-leases';
 import { OUTBOX_COMMITTED_CHANNEL, OutboxNudgeListener } from './relay/outbox-nudge-listener';
 import { OutboxRelay, RELAY_POLL_MS } from './relay/outbox-relay';
 import { ChannelRequestForwarder, FORWARD_SETTINGS, ForwardSettings } from './sockets/channel-request-forwarder';
@@ -53,6 +55,9 @@ export class RealtimeGatewayModule {
         { provide: RELAY_POLL_MS, useValue: config.REALTIME_RELAY_POLL_MS },
         { provide: OUTBOX_COMMITTED_CHANNEL, useValue: outboxCommittedChannel(transportNamespaceOf(config)) },
         { provide: FORWARD_SETTINGS, useValue: forwarding },
+        { provide: LEASE_REFRESH_MS, useValue: config.PRESENCE_LEASE_REFRESH_SECONDS * 1000 },
+        OperatorSocketLeasesRepository,
+        SocketLeases,
         TenantStreams,
         OutboxRelay,
         OutboxNudgeListener,

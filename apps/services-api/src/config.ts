@@ -64,6 +64,26 @@ export class ServicesApiConfig extends OperatorTokenVerificationConfig {
   @IsIntegerBetween(50, 60_000)
   NOTIFICATION_FANOUT_POLL_MS = 1_000;
 
+  /** Seconds after an operator's sockets were last seen (closed, or their gateway gone) before they are offline (docs/presence.md); above the gateway's PRESENCE_LEASE_REFRESH_SECONDS. */
+  @IsIntegerBetween(1, 3_600)
+  PRESENCE_OFFLINE_GRACE_SECONDS = 60;
+
+  /** Seconds without client activity after which an operator who chose online is away (docs/presence.md). */
+  @IsIntegerBetween(1, 86_400)
+  PRESENCE_AWAY_AFTER_SECONDS = 300;
+
+  /** Milliseconds between the presence reconciler's looks for statuses to move (docs/presence.md). */
+  @IsIntegerBetween(50, 60_000)
+  PRESENCE_RECONCILE_POLL_MS = 1_000;
+
+  /** Seconds a notification mail gathers events for: an operator gets at most one such mail per interval (docs/notifications.md). */
+  @IsIntegerBetween(1, 86_400)
+  NOTIFICATION_MAIL_INTERVAL_SECONDS = 300;
+
+  /** Milliseconds between the notification mail worker's looks for due batches (docs/notifications.md). */
+  @IsIntegerBetween(50, 60_000)
+  NOTIFICATION_MAIL_POLL_MS = 5_000;
+
   /** Webhook endpoints one tenant may have at once (then 409 1961). */
   @IsIntegerBetween(1, 1_000)
   WEBHOOK_ENDPOINTS_PER_TENANT = 10;

@@ -3,7 +3,7 @@ export { createServicesApiApp, describeServicesApi, SERVICES_API_VERSION } from 
 export { AuditRetention } from './audit-events/audit-retention';
 export { ServicesApiConfig } from './config';
 export { WebhookSigningSecrets } from './webhooks/signing-secrets';
-export { setAsidePgBoss10Schema } from './jobs/pg-boss-10-jobs.repository';
+export { setAsidePgBoss10Schema } from './jobs/pg-boss-upgrade.repository';
 export { PG_BOSS, registerWorker } from './jobs/pg-boss';
 export type { JobsSettings } from './jobs/pg-boss';
 export { WebhookDeliveryRetention } from './webhooks/delivery-engine/webhook-delivery-retention';
@@ -27,4 +27,8 @@ export { FanOutNotificationsUseCase } from './conversations/notifications/fan-ou
 export { NotificationCountEvents } from './conversations/notifications/notification-count-events';
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
+export { NotificationMailsRepository } from './notification-mails/delivery/notification-mails.repository';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
+// Search and the inbox queue, so the benchmark can run their exact SQL at size.
+export { PostgresSearch } from './search/postgres-search.repository';
+export { InboxSessionsRepository } from './conversations/inbox-sessions/inbox-sessions.repository';

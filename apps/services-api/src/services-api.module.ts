@@ -15,9 +15,12 @@ import { ContactsModule } from './contacts/contacts.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import { conversationsSettingsOf } from './conversations/conversations-settings';
 import { JobsModule } from './jobs/jobs.module';
+import { NotificationMailsModule } from './notification-mails/notification-mails.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeTicketsModule } from './realtime-tickets/realtime-tickets.module';
 import { PluginConnectionsModule } from './plugin-connections/plugin-connections.module';
+import { PresenceModule } from './presence/presence.module';
+import { presenceSettingsOf } from './presence/presence-settings';
 import { SearchModule } from './search/search.module';
 import { ShortcutsModule } from './shortcuts/shortcuts.module';
 import { SIGN_UP_MAIL_QUEUE } from './sign-up/mail/sign-up-mail.job';
@@ -74,7 +77,9 @@ export class ServicesApiModule {
         ContactsModule,
         NotificationsModule,
         ConversationsModule.forRoot(conversationsSettingsOf(config)),
+        NotificationMailsModule.forRoot(config),
         SearchModule,
+        PresenceModule.forRoot(presenceSettingsOf(config)),
         RealtimeTicketsModule,
         SignUpModule.forRoot(config),
         ProcessingTracesModule.forRoot(

@@ -9,3 +9,5 @@ export { firstRow, rows, run, sql } from './typed-sql';
 export { TransactionalRepository } from './transactional-repository';
 export type { Sql, SqlResult, SqlRunner } from './typed-sql';
 export { deleteInBatches, PeriodicSweep } from './expiry-sweep';
+export { PRESENCE_STATUSES } from './presence-statuses';
+export type { PresenceStatus } from './presence-statuses';

@@ -6,5 +6,5 @@ export type { ErrorBody, FieldError } from './app-exception';
 export { answerClientError, answerConnectRequest, clientErrorResponse, rawErrorResponse } from './client-error';
 export { HttpExceptionFilter, replyWithError, replyWithFrameworkError, toAppException, whyNoRouteAnswers } from './http-exception.filter';
 export type { AllowedMethodsAt, HttpExceptionFilterOptions } from './http-exception.filter';
-export { rethrowUniqueViolation, violatedUniqueConstraint } from './postgres-errors';
+export { isQueryCanceled, rethrowForeignKeyViolation, rethrowUniqueViolation, violatedUniqueConstraint } from './postgres-errors';
 export { isUnavailableDependency } from './unavailable-dependency';

@@ -2,7 +2,7 @@ import type { WebhookEventType } from './webhook-event-types';
 
 /**
  * The outbox events that flow to sockets (docs/realtime.md, Events): the
- * conversation events. Everything else in the outbox (members, plugins,
+ * conversation events and operators' presence. Everything else in the outbox (members, plugins,
  * domains) is for webhooks only and is never streamed. Here, beside the
  * catalog, because two sides read it: the real-time gateway's relay streams
  * these types, and an emit of one nudges the relay once its transaction
@@ -18,6 +18,7 @@ export const REALTIME_EVENT_TYPES = [
   'session.closed',
   'notifications.read',
   'notifications.counts',
+  'operator.presenceChanged',
 ] as const satisfies readonly WebhookEventType[];
 
 export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ConversationMessageDto, ConversationSessionDto, DELIVERY_STATUSES, NOTIFICATION_COUNTS_SCHEMA } from '@platform/conversations';
 import type { NotificationCounts } from '@platform/conversations';
-import { CAMPAIGN_MODEL_STATUSES, HELPDESK_DOMAIN_STATUSES, MEMBERSHIP_ROLES } from '@platform/database';
+import { CAMPAIGN_MODEL_STATUSES, HELPDESK_DOMAIN_STATUSES, MEMBERSHIP_ROLES, PRESENCE_STATUSES } from '@platform/database';
+import type { PresenceStatus } from '@platform/database';
 import type { WebhookEventType } from './webhook-event-types';
 
 /**
@@ -135,6 +136,17 @@ export class NotificationCountsData {
   counts!: NotificationCounts;
 }
 
+/**
+ * An operator's status in effect changed (docs/presence.md#events): by their
+ * choice over REST, or as their sockets connected, fell idle or lapsed.
+ */
+export class OperatorPresenceChangedData {
+  @ApiProperty({ format: 'uuid' }) operatorID!: string;
+  @ApiProperty({ enum: PRESENCE_STATUSES, description: 'The status in effect now' }) status!: PresenceStatus;
+  @ApiProperty({ enum: PRESENCE_STATUSES, description: 'The status the operator chose' }) chosenStatus!: PresenceStatus;
+  @ApiProperty({ format: 'date-time', description: 'When the status in effect changed' }) changedAt!: string;
+}
+
 /** Each event type's `data`: what `WebhookEvents.emit` accepts for it. */
 export interface WebhookEventData {
   'campaignModel.statusChanged': CampaignModelStatusChangedData;
@@ -155,6 +167,7 @@ export interface WebhookEventData {
   'session.closed': SessionClosedData;
   'notifications.read': NotificationsReadData;
   'notifications.counts': NotificationCountsData;
+  'operator.presenceChanged': OperatorPresenceChangedData;
   'webhook.test': WebhookTestData;
 }
 
@@ -178,5 +191,6 @@ export const WEBHOOK_EVENT_PAYLOADS: { [Type in WebhookEventType]: new () => Web
   'session.closed': SessionClosedData,
   'notifications.read': NotificationsReadData,
   'notifications.counts': NotificationCountsData,
+  'operator.presenceChanged': OperatorPresenceChangedData,
   'webhook.test': WebhookTestData,
 };

@@ -29,6 +29,8 @@ export const WEBHOOK_EVENT_TYPES = {
   'session.closed': { version: 1, ordered: true },
   'notifications.read': { version: 1, ordered: true },
   'notifications.counts': { version: 1, ordered: true },
+  // Presence (docs/presence.md#events): subject `operator:<operatorID>`.
+  'operator.presenceChanged': { version: 1, ordered: true },
   'webhook.test': { version: 1, ordered: false },
 } as const satisfies Record<string, { version: number; ordered: boolean }>;
 

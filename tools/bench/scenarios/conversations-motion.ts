@@ -8,6 +8,7 @@ import {
   NotificationCountsRepository,
   NotificationFanoutsRepository,
   NotificationFanoutWorker,
+  NotificationMailsRepository,
   PostInboundMessageUseCase,
   PostReplyUseCase,
   SessionsRepository,
@@ -75,7 +76,7 @@ export async function conversationsMotion(context: BenchContext): Promise<void> 
   const events = new ConversationEvents(webhookEvents);
   const countEvents = new NotificationCountEvents(new NotificationCountsRepository(dataSource), webhookEvents);
   const noWorker = { nudge: () => undefined } as unknown as NotificationFanoutWorker;
-  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, countEvents, noWorker, settings);
+  const inbound = new PostInboundMessageUseCase(passedAccessCheck, new InboxesRepository(dataSource), sessions, messages, fanouts, events, countEvents, noWorker, new NotificationMailsRepository(dataSource), settings);
   const reply = new PostReplyUseCase(passedAccessCheck, sessions, messages, events, settings);
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: connection.pluginConnectionID, pluginID: plugin.pluginID, tenantID };
   let sequence = 0;

@@ -10,7 +10,9 @@ import { memory } from './memory';
 import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
+import { queueAtSize } from './queue-at-size';
 import { realtime } from './realtime';
+import { searchAtSize } from './search-at-size';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -27,5 +29,7 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   partitioning,
   memory,
   realtime,
+  'search-at-size': searchAtSize,
+  'queue-at-size': queueAtSize,
   console: operatorConsole,
 };

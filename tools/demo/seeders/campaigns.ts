@@ -1,5 +1,5 @@
 import { CampaignFixtures } from '@platform/testing';
-import type { AreaSeeder } from './index';
+import type { AreaSeeder } from './area-seeder';
 
 /**
  * Campaign area: a connected WhatsApp channel, campaign models in several

@@ -1,5 +1,5 @@
 import { ConversationFixtures } from '@platform/testing';
-import type { AreaSeeder } from './index';
+import type { AreaSeeder } from './area-seeder';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AreaSeeder } from './index';
+import type { AreaSeeder } from './area-seeder';
 
 /**
  * A help center for the demo tenant with one pending custom domain (the

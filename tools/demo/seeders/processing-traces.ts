@@ -1,6 +1,6 @@
 import { generateSecretToken, hashSecretToken } from '@platform/auth';
 import { DEMO_CRM_URN, DEMO_INTENT_URN } from '../../sandbox/demo-trace-providers';
-import type { AreaSeeder } from './index';
+import type { AreaSeeder } from './area-seeder';
 
 /** The demo providers' endpoints when the environment names none (the sandbox's defaults in .env.example). */
 const DEFAULT_URLS = { intent: 'http://127.0.0.1:4015/intent', crm: 'http://127.0.0.1:4016/crm' };

@@ -173,7 +173,11 @@ describe('a conversation, live over the real-time gateway', () => {
     for (const event of whole) expect(event.data).toMatchObject({ sessionID, inboxID, pluginConnectionID: context.channel.pluginConnectionID });
 
     // Another tenant's sockets, on either replica, received nothing (the first tenant's later events reached the other sockets on their replicas).
-    for (const socket of outsiders) expect(socket.ofType('event')).toEqual([]);
+    // Their operator's sockets see their own tenant's presence only (the owner's own connection): nothing of the first tenant.
+    for (const socket of outsiders) {
+      expect(socket.eventIDsBesidesPresence()).toEqual([]);
+      expect(socket.presenceOperatorIDs().every((operatorID) => operatorID === otherOwner.operatorID)).toBe(true);
+    }
     for (const socket of [operatorAgain, channelAgain, ...outsiders]) socket.close();
   });
 });

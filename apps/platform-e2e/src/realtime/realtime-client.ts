@@ -90,6 +90,25 @@ export class TestSocket {
     return this.ofType('event').map((frame) => (frame.event as { id: string }).id);
   }
 
+  /**
+   * The events received other than presence changes: an operator's socket
+   * also receives its tenant's operators coming and going (its own
+   * connection among them, docs/presence.md), which a spec about other
+   * events checks apart with presenceOperatorIDs().
+   */
+  eventIDsBesidesPresence(): string[] {
+    return this.ofType('event')
+      .map((frame) => frame.event as { id: string; type: string })
+      .filter((event) => event.type !== 'operator.presenceChanged')
+      .map((event) => event.id);
+  }
+
+  /** The operators whose presence changes this socket received, each once. */
+  presenceOperatorIDs(): string[] {
+    const events = this.ofType('event').map((frame) => frame.event as { type: string; data: { operatorID?: unknown } });
+    return [...new Set(events.filter((event) => event.type === 'operator.presenceChanged').map((event) => String(event.data.operatorID)))];
+  }
+
   /** Subscribes (or resumes) and waits for the answer. */
   async start(frame: Frame = { type: 'subscribe' }): Promise<Frame> {
     const before = this.frames.length;

@@ -124,10 +124,12 @@ describe('real-time gateway', () => {
       ]);
       // Another tenant's events reach none of them.
       await appendEvents(platform, otherTenantID, [{ type: 'session.opened', sessionID: randomUUID(), listed: true }]);
-      await eventually(() => expect(operator.eventIDs()).toEqual([listed, assignedToMember, memberTakesPart, readByMember]));
+      await eventually(() => expect(operator.eventIDsBesidesPresence()).toEqual([listed, assignedToMember, memberTakesPart, readByMember]));
+      // Besides, the presence of its own tenant's operators only (the member's own socket made them online).
+      expect(operator.presenceOperatorIDs().every((operatorID) => [member.operatorID, owner.operatorID].includes(operatorID))).toBe(true);
       await eventually(() => expect(channel.eventIDs()).toEqual([ofConnection]));
       await eventually(() => expect(tenantPlugin.eventIDs()).toEqual([listed, assignedToMember, assignedToOwner, ofConnection, memberTakesPart]));
-      const [first] = operator.ofType('event');
+      const [first] = operator.ofType('event').filter((frame) => (frame.event as { type: string }).type !== 'operator.presenceChanged');
       expect(first).toMatchObject({ event: { id: listed, type: 'session.opened', subject: `session:${sessionID}`, data: { sessionID, listed: true } } });
       void readByOwner;
       for (const socket of [operator, channel, tenantPlugin]) socket.close();

@@ -1,4 +1,5 @@
 import { NOTIFICATION_COUNTS_SCHEMA, REPORTED_DELIVERY_STATUSES } from '@platform/conversations';
+import { PRESENCE_STATUSES } from '@platform/database';
 import { ERROR_CATALOG } from '@platform/errors';
 import { REALTIME_EVENT_TYPES } from '../streams/streamed-event';
 import { REQUEST_ID, REQUEST_ID_ALLOWED } from './channel-requests';
@@ -32,6 +33,11 @@ export const CLIENT_FRAME_SCHEMAS: Record<(typeof CLIENT_FRAME_TYPES)[number], S
   subscribe: frame('subscribe', 'Start receiving from now.'),
   resume: frame('resume', 'Start after the last event received: its epoch and offset. An offset no stream can hold (a number past 2^64-1) is answered with `resync-required`.', { epoch, offset }),
   ping: frame('ping', 'Answered with `pong`.'),
+  activity: frame(
+    'activity',
+    "An operator's socket: the user is active (typing, clicking, reading). Not answered. The socket's own lease carries it to the presence rule " +
+      '(an operator who chose online and sent none on any socket for PRESENCE_AWAY_AFTER_SECONDS is away). From a plugin or connection socket: `error` 400 1002.',
+  ),
   'post-message': frame(
     'post-message',
     'A plugin connection posts what a contact wrote: `POST /v1/tenants/{tenantID}/inboxes/{inboxID}/messages` of services-api, its tenant the socket\'s. ' +
@@ -76,19 +82,23 @@ export const EVENT_SCHEMA: Schema = {
     id: { ...uuid, description: 'The outbox event\'s id: the same when an event arrives twice (ignore the repeat).' },
     type: { type: 'string', enum: [...REALTIME_EVENT_TYPES] },
     occurredAt: { type: 'string', format: 'date-time', description: 'When the change happened, to the microsecond.' },
-    subject: { type: ['string', 'null'], description: '`session:<sessionID>`, or `operator:<operatorID>` for notifications.read and notifications.counts.' },
+    subject: { type: ['string', 'null'], description: '`session:<sessionID>`, or `operator:<operatorID>` for notifications.read, notifications.counts and operator.presenceChanged.' },
     data: {
       type: 'object',
       description:
         'The event\'s payload as the change recorded it; session and message events carry these fields, and the session or message as the REST read shows it. ' +
-        'notifications.read carries operatorID, sessionID, inboxID and markedRead; notifications.counts carries operatorID and counts.',
+        'notifications.read carries operatorID, sessionID, inboxID and markedRead; notifications.counts carries operatorID and counts; ' +
+        'operator.presenceChanged (to every operator socket of the tenant, no plugin) carries operatorID, status, chosenStatus and changedAt.',
       properties: {
         sessionID: uuid,
         inboxID: uuid,
         pluginConnectionID: { type: ['string', 'null'], format: 'uuid' },
         listed: { type: 'boolean' },
-        operatorID: { type: ['string', 'null'], format: 'uuid', description: 'The assignee as of the commit; for notifications.read and notifications.counts, the operator they are about.' },
+        operatorID: { type: ['string', 'null'], format: 'uuid', description: 'The assignee as of the commit; for notifications.read, notifications.counts and operator.presenceChanged, the operator they are about.' },
         participantIDs: { type: 'array', items: uuid },
+        status: { type: 'string', enum: [...PRESENCE_STATUSES], description: "operator.presenceChanged: the operator's status in effect now (docs/presence.md)." },
+        chosenStatus: { type: 'string', enum: [...PRESENCE_STATUSES], description: 'operator.presenceChanged: the status the operator chose.' },
+        changedAt: { type: 'string', format: 'date-time', description: 'operator.presenceChanged: when the status in effect changed.' },
         markedRead: { type: 'integer', description: 'notifications.read: the notifications of the session this read marked read.' },
         counts: {
           ...NOTIFICATION_COUNTS_SCHEMA,

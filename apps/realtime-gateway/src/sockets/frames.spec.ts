@@ -14,10 +14,11 @@ const refusedField = (text: string) => {
 };
 
 describe('parseClientFrame', () => {
-  it('accepts the three frames, keeping only their fields', () => {
+  it('accepts the delivery frames, keeping only their fields', () => {
     expect(parseClientFrame('{"type":"subscribe","extra":1}')).toEqual({ type: 'subscribe' });
     expect(parseClientFrame('{"type":"resume","epoch":"e","offset":"1-0"}')).toEqual({ type: 'resume', epoch: 'e', offset: '1-0' });
     expect(parseClientFrame('{"type":"ping"}')).toEqual({ type: 'ping' });
+    expect(parseClientFrame('{"type":"activity","socketID":"someone-else"}')).toEqual({ type: 'activity' });
   });
 
   it('refuses anything else with 1002 on the field at fault', () => {

@@ -4,7 +4,7 @@ import { StreamedEvent, StreamEntry } from '../streams/streamed-event';
 import { CHANNEL_REQUEST_TYPES, ChannelRequestFrame, isChannelRequestType, parseChannelRequestFrame } from './channel-requests';
 
 /** The frames a client sends (JSON text, one object per frame; docs/realtime.md, Protocol). */
-export type ClientFrame = { type: 'subscribe' } | { type: 'resume'; epoch: string; offset: string } | { type: 'ping' } | ChannelRequestFrame;
+export type ClientFrame = { type: 'subscribe' } | { type: 'resume'; epoch: string; offset: string } | { type: 'ping' } | { type: 'activity' } | ChannelRequestFrame;
 
 /** The frames the gateway sends. */
 export type ServerFrame =
@@ -55,7 +55,7 @@ export const CLOSE_CODES = {
   frameTooLarge: 1009,
 } as const;
 
-export const CLIENT_FRAME_TYPES = ['subscribe', 'resume', 'ping', ...CHANNEL_REQUEST_TYPES] as const;
+export const CLIENT_FRAME_TYPES = ['subscribe', 'resume', 'ping', 'activity', ...CHANNEL_REQUEST_TYPES] as const;
 
 const invalid = (field: string, received: unknown, allowed: string) => AppException.validation([{ field, received: renderReceived(received), allowed }]);
 
@@ -72,6 +72,7 @@ export function parseClientFrame(text: string): ClientFrame {
   switch (frame.type) {
     case 'subscribe':
     case 'ping':
+    case 'activity':
       return { type: frame.type };
     case 'resume':
       if (typeof frame.epoch !== 'string' || frame.epoch.length === 0 || frame.epoch.length > 64) throw invalid('epoch', frame.epoch, 'the epoch of the last event received');

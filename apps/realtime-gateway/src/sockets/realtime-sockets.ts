@@ -6,6 +6,7 @@ import { CredentialStore, ForgottenStanding, StandingInvalidations, TenantAccess
 import { AppException, rawErrorResponse, toAppException } from '@platform/errors';
 import { PlatformMetrics } from '@platform/observability';
 import { WebSocket, WebSocketServer } from 'ws';
+import { SocketLeases } from '../presence/socket-leases';
 import { TenantStreams } from '../streams/tenant-streams';
 import { ChannelRequestForwarder } from './channel-request-forwarder';
 import { ClientFrame, CLOSE_CODES, parseClientFrame } from './frames';
@@ -43,6 +44,7 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     private readonly access: TenantAccessService,
     private readonly credentials: CredentialStore,
     private readonly requests: ChannelRequestForwarder,
+    private readonly leases: SocketLeases,
     invalidations: StandingInvalidations,
     metrics: PlatformMetrics,
     @Inject(SOCKET_SETTINGS) private readonly settings: SocketSettings,
@@ -89,6 +91,8 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
     }
     await Promise.race([Promise.all(closed), new Promise((resolve) => setTimeout(resolve, DRAIN_WAIT_MS).unref())]);
     for (const subscriber of this.subscribers) subscriber.socket.terminate();
+    // The closed sockets' leases are stamped before the database pool closes.
+    await this.leases.settled();
   }
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -153,7 +157,10 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
       this.subscribers.delete(subscriber);
       this.fanOut.leave(subscriber);
       this.releaseSlot(identity);
+      if (identity.principal.kind === 'operator') this.leases.closed(subscriber.id);
     });
+    // An operator's socket holds a lease, from which services-api derives their presence (docs/presence.md).
+    if (identity.principal.kind === 'operator') this.leases.opened(subscriber.id, identity.tenantID, identity.principal.operatorID);
     subscriber.send({ type: 'welcome', connectionID: subscriber.id, tenantID: identity.tenantID, heartbeatSeconds: this.settings.heartbeatMs / 1000 });
   }
 
@@ -169,6 +176,7 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
       if (text === undefined) throw AppException.validation([{ field: 'frame', received: 'binary', allowed: 'a JSON text frame' }]);
       const frame = parseClientFrame(text);
       if (frame.type === 'ping') return subscriber.send({ type: 'pong' });
+      if (frame.type === 'activity') return this.activity(subscriber);
       // A request (docs/realtime.md, Requests over the socket) is answered on its own, whatever the delivery's state.
       if ('requestID' in frame) return void this.requests.handle(subscriber, frame);
       if (subscriber.state !== 'idle') throw AppException.validation([{ field: 'type', received: frame.type, allowed: 'ping or a request (the socket is subscribed already)' }]);
@@ -186,12 +194,21 @@ export class RealtimeSockets implements BeforeApplicationShutdown {
   }
 
   /**
+   * The client's user was active (docs/presence.md): the socket's own lease
+   * carries it, and nothing else. Only an operator's socket has a lease.
+   */
+  private activity(subscriber: Subscriber): void {
+    if (subscriber.identity.principal.kind !== 'operator') throw AppException.validation([{ field: 'type', received: 'activity', allowed: 'activity from an operator\'s socket' }]);
+    this.leases.active(subscriber.id);
+  }
+
+  /**
    * Starts delivery: from now (`subscribe`), or after the client's last
    * offset (`resume`) when that offset is still in the same stream and what
    * follows it still in the window (TenantStreams.resumableAfter); otherwise
    * `resync-required` and delivery from now.
    */
-  private async subscribe(subscriber: Subscriber, frame: Exclude<ClientFrame, { type: 'ping' }>): Promise<void> {
+  private async subscribe(subscriber: Subscriber, frame: Exclude<ClientFrame, { type: 'ping' } | { type: 'activity' }>): Promise<void> {
     const tenantID = subscriber.identity.tenantID;
     subscriber.state = 'catching-up';
     // Joined first, so that what arrives while the window is replayed is held back, not lost.

@@ -31,6 +31,14 @@ describe('mayReceive', () => {
     }
   });
 
+  it("shows every operator of the tenant each operator's presence, and no plugin or connection", () => {
+    const presence = (operatorID: string) => event('operator.presenceChanged', { operatorID, status: 'online', chosenStatus: 'online', changedAt: '' });
+    expect(mayReceive(operator, presence(ME))).toBe(true);
+    expect(mayReceive(operator, presence(OTHER))).toBe(true);
+    expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, presence(ME))).toBe(false);
+    expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, { ...presence(ME), data: { ...presence(ME).data, pluginConnectionID: CONNECTION } })).toBe(false);
+  });
+
   it('shows a plugin every session event of its tenant, and a connection those of its inboxes', () => {
     expect(mayReceive({ kind: 'plugin', pluginID: OTHER }, event('session.closed', { listed: false }))).toBe(true);
     expect(mayReceive({ kind: 'pluginConnection', pluginConnectionID: CONNECTION }, event('message.created', { pluginConnectionID: CONNECTION }))).toBe(true);

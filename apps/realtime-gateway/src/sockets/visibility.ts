@@ -4,6 +4,9 @@ import { StreamedEvent } from '../streams/streamed-event';
 /** The events about one operator (subject `operator:<operatorID>`): theirs alone, never a plugin's or another operator's. */
 const OPERATOR_EVENT_TYPES = new Set<string>(['notifications.read', 'notifications.counts']);
 
+/** The events every operator of the tenant sees, and no plugin: an operator's presence is the team's, not a channel's. */
+const TEAM_EVENT_TYPES = new Set<string>(['operator.presenceChanged']);
+
 /** Who a socket delivers to, as far as visibility goes. */
 export type Audience =
   | { kind: 'operator'; operatorID: string }
@@ -20,8 +23,10 @@ export type Audience =
  * - An operator sees what operation 11 lists for them, by the one shared rule
  *   (`operatorMaySeeSession` of `@platform/conversations`, which services-api
  *   applies to every conversation route); and their own notification
- *   events (`notifications.read`, `notifications.counts` of `operator:<them>`).
- * - A plugin sees every session event of the tenant it connected for.
+ *   events (`notifications.read`, `notifications.counts` of `operator:<them>`);
+ *   and every operator's presence (`operator.presenceChanged`), tenant-wide.
+ * - A plugin sees every session event of the tenant it connected for;
+ *   neither a plugin nor a connection sees presence.
  * - A channel plugin connection sees the session and message events of its
  *   own inboxes.
  *
@@ -31,6 +36,7 @@ export type Audience =
 export function mayReceive(audience: Audience, event: StreamedEvent): boolean {
   const data = event.data;
   if (OPERATOR_EVENT_TYPES.has(event.type)) return audience.kind === 'operator' && data.operatorID === audience.operatorID;
+  if (TEAM_EVENT_TYPES.has(event.type)) return audience.kind === 'operator';
   switch (audience.kind) {
     case 'plugin':
       return true;

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { NotificationMailsRepository } from '../notification-mails/delivery/notification-mails.repository';
 import { ConversationEvents } from './conversation-events';
 import { CountInboxSessionsUseCase } from './inbox-sessions/count-inbox-sessions.use-case';
 import { InboxSessionsController } from './inbox-sessions/inbox-sessions.controller';
@@ -52,6 +53,7 @@ export class ConversationsModule {
         MessagesRepository,
         NotificationFanoutsRepository,
         NotificationCountsRepository,
+        NotificationMailsRepository,
         ConversationEvents,
         NotificationCountEvents,
         TenantRoles,

@@ -2,19 +2,9 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import { PgBoss } from 'pg-boss';
 import { JobQueueMetrics } from './job-queue-metrics';
 import { JobQueueRepository } from './job-queue.repository';
-import { setAsidePgBoss10Schema } from './pg-boss-10-jobs.repository';
+import { setAsidePgBoss10Schema } from './pg-boss-upgrade.repository';
 import { JOBS_SETTINGS, JobsSettings, PG_BOSS } from './pg-boss';
 
-/**
- * Durable background work for services-api: one pg-boss instance (jobs kept
- * in PostgreSQL, in pg-boss's own `pgboss` schema, which it creates and
- * migrates itself; a pg-boss 10 schema is set aside first, pg-boss-10-jobs.repository.ts),
- * started before the app serves and stopped with it.
- *
- * Features inject `PG_BOSS` to send jobs (inside their own transaction with
- * `JobQueueRepository`) and register their workers in `onApplicationBootstrap`
- * with `registerWorker`.
- */
 /**
  * The error as logged: pg-pool attaches the whole driver client to an idle
  * connection's error (`err.client`: its connection, its queue, its
@@ -30,6 +20,16 @@ export function withoutDriverClient(error: unknown): unknown {
   return copy;
 }
 
+/**
+ * Durable background work for services-api: one pg-boss instance (jobs kept
+ * in PostgreSQL, in pg-boss's own `pgboss` schema, which it creates and
+ * migrates itself; a pg-boss 10 schema is set aside first, pg-boss-upgrade.repository.ts),
+ * started before the app serves and stopped with it.
+ *
+ * Features inject `PG_BOSS` to send jobs (inside their own transaction with
+ * `JobQueueRepository`) and register their workers in `onApplicationBootstrap`
+ * with `registerWorker`.
+ */
 @Global()
 @Module({})
 export class JobsModule implements OnApplicationShutdown {

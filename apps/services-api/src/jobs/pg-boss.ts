@@ -1,6 +1,6 @@
 import type { Job, PgBoss, Queue } from 'pg-boss';
 import { runJobAsPartOfItsRequest, WithHeaders } from './job-headers';
-import { adoptPgBoss10Jobs } from './pg-boss-10-jobs.repository';
+import { adoptPgBoss10Jobs } from './pg-boss-upgrade.repository';
 
 /** Injection token of services-api's one started pg-boss instance. */
 export const PG_BOSS = Symbol('PG_BOSS');
@@ -57,7 +57,7 @@ export interface WorkerOptions {
  * settings to a queue an earlier release created with others, and starts
  * workers on it, each taking one job at a time, each job under the request
  * that enqueued it (after taking over the queue's jobs of a pg-boss 10
- * schema, pg-boss-10-jobs.repository.ts). A handler that throws makes pg-boss
+ * schema, pg-boss-upgrade.repository.ts). A handler that throws makes pg-boss
  * retry the job by the queue's retry policy. Answers the workers' ids
  * (notifyWorker).
  */

@@ -121,6 +121,35 @@ describe('PostgresSearch', () => {
       expect(await found({ kind: 'pluginConnection', pluginConnectionID: randomUUID() })).toEqual(new Set());
     });
 
+    it('answers the same page when its first plan overruns the budget and the search runs again on the words index', async () => {
+      const word = `greve${Date.now()}`;
+      const { sessionID } = await session(tenantID);
+      const expected: string[] = [];
+      for (let n = 0; n < 3; n += 1) expected.unshift(await conversations.message(tenantID, sessionID, { value: `${word} ${n}`, createdAt: at(40 + n) }));
+      // A lock on messages holds every run of the search: the first is cancelled at its budget, the second waits for the lock.
+      const blocker = dataSource.createQueryRunner();
+      await blocker.connect();
+      await blocker.startTransaction();
+      try {
+        await blocker.query('LOCK TABLE messages IN ACCESS EXCLUSIVE MODE');
+        let settled = false;
+        const searching = messageIDs(word).finally(() => (settled = true));
+        const waitingRuns = new Set<string>();
+        while (waitingRuns.size < 2 && !settled) {
+          await blocker.query('SELECT pg_stat_clear_snapshot()');
+          const waiting: { started: Date }[] = await blocker.query(
+            `SELECT xact_start AS started FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%websearch_to_tsquery%'`,
+          );
+          for (const { started } of waiting) waitingRuns.add(started.toISOString());
+        }
+        await blocker.rollbackTransaction();
+        expect(await searching).toEqual(expected);
+      } finally {
+        if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+        await blocker.release();
+      }
+    });
+
     it("never finds another tenant's messages, and reads hostile text as words or nothing, never as an error", async () => {
       const otherInbox = await conversations.inbox(otherTenantID);
       const other = await conversations.session(otherTenantID, { contactID: await conversations.contact(otherTenantID), inboxID: otherInbox });
@@ -168,6 +197,29 @@ describe('PostgresSearch', () => {
         },
       ]);
       expect(await contactIDs(mark, { after: first[0].position, limit: 1 })).toEqual([newer.contactID]);
+    });
+
+    it('merges name and handle matches in one order across pages, a contact matched both ways once', async () => {
+      const mark = `Mx${Date.now()}`;
+      const contacts: string[] = [];
+      for (let n = 0; n < 6; n += 1) {
+        // Even ones matched by name, odd ones by a handle, the third by both; created one second apart.
+        const { contactID } = await session(tenantID, { contactName: n % 2 === 0 || n === 3 ? `Cliente ${mark} ${n}` : `Cliente ${n}` });
+        if (n % 2 === 1) await handle(tenantID, contactID, `+55${mark}${n}`);
+        await dataSource.query(`UPDATE contacts SET created_at = $2 WHERE id = $1`, [contactID, at(30 + n)]);
+        contacts.unshift(contactID);
+      }
+
+      expect(await contactIDs(mark)).toEqual(contacts);
+      const pages: string[][] = [];
+      let after: ContactSearchPosition | undefined;
+      for (;;) {
+        const page = await search.contacts(query(mark, { after, limit: 2 }));
+        if (!page.length) break;
+        pages.push(page.map((found) => found.result.contactID));
+        after = page[page.length - 1].position;
+      }
+      expect(pages).toEqual([contacts.slice(0, 2), contacts.slice(2, 4), contacts.slice(4, 6)]);
     });
 
     it("finds a contact only through a session the viewer may see, and never another tenant's", async () => {

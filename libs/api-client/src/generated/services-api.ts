@@ -369,6 +369,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenantID}/notification-preferences/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read my notification preferences
+         * @description Which events the requesting operator is mailed about while offline or away, in this tenant. Both are true until they choose.
+         */
+        get: operations["readNotificationPreferences"];
+        /**
+         * Replace my notification preferences
+         * @description Replaces which events the requesting operator is mailed about while offline or away, in this tenant: both fields are required. Mails not yet sent follow the new choice.
+         */
+        put: operations["updateNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenantID}/notifications": {
         parameters: {
             query?: never;
@@ -536,6 +560,50 @@ export interface paths {
          * @description Only tenant owners. A hosted connection's VM is deleted first (if that fails: 502 5002 and the connection stays); then the connection is removed and its token stops working at once; a paid connection's subscription item is canceled at the billing provider, retried until the provider confirms.
          */
         delete: operations["deletePluginConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members' presence
+         * @description Every member of the tenant with their status in effect and when it last changed, by operatorID, by keyset: pass meta.nextCursor as `cursor` for the next page. A member never recorded is offline with changedAt null. 206 while another page follows.
+         */
+        get: operations["listPresence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{tenantID}/presence/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read my presence
+         * @description The status the requesting operator chose in the tenant and the status in effect. Never recorded: offline, chosen online, changedAt null.
+         */
+        get: operations["getMyPresence"];
+        /**
+         * Choose my presence status
+         * @description Records the status the requesting operator chooses in the tenant; the status in effect follows from it and their sockets: offline when they chose offline or no socket of theirs was seen within PRESENCE_OFFLINE_GRACE_SECONDS, away when they chose online and were idle past PRESENCE_AWAY_AFTER_SECONDS, else the chosen status. A change of the status in effect emits operator.presenceChanged.
+         */
+        put: operations["setMyPresence"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1343,7 +1411,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -1369,6 +1437,18 @@ export interface components {
             sources: components["schemas"]["TraceSourceDto"][];
             /** @enum {number} */
             version: 1;
+        };
+        EmailPreferencesDto: {
+            /**
+             * @description A session is assigned or transferred to me by someone else, or by automatic assignment
+             * @example true
+             */
+            assigned: boolean;
+            /**
+             * @description A contact writes in a session assigned to me
+             * @example false
+             */
+            contactWrote: boolean;
         };
         EmailVerificationBody: {
             /**
@@ -1621,6 +1701,20 @@ export interface components {
             totalCount: number;
             totalPages: number;
         };
+        MemberPresenceDto: {
+            /**
+             * Format: date-time
+             * @description When it last changed; null when never recorded (offline)
+             */
+            changedAt: string | null;
+            /** Format: uuid */
+            operatorID: string;
+            /**
+             * @description The status in effect
+             * @enum {string}
+             */
+            status: "online" | "busy" | "away" | "offline";
+        };
         MemberRemovedData: {
             /** Format: uuid */
             operatorID: string;
@@ -1713,6 +1807,28 @@ export interface components {
             required: boolean;
             type: string;
         };
+        MyPresenceDto: {
+            /**
+             * Format: date-time
+             * @description When the status in effect last changed; null when the operator never had one recorded (offline)
+             */
+            changedAt: string | null;
+            /**
+             * @description The status the operator chose (online until they choose one)
+             * @enum {string}
+             */
+            chosenStatus: "online" | "busy" | "away" | "offline";
+            /** Format: uuid */
+            operatorID: string;
+            /**
+             * @description The status in effect (docs/presence.md#rules)
+             * @enum {string}
+             */
+            status: "online" | "busy" | "away" | "offline";
+        };
+        MyPresenceResponse: {
+            data: components["schemas"]["MyPresenceDto"];
+        };
         NotificationCountsData: {
             /**
              * @description What operation 14 answers the operator as of the change's commit
@@ -1727,6 +1843,13 @@ export interface components {
             /** Format: uuid */
             operatorID: string;
         };
+        NotificationPreferencesDto: {
+            /** @description Which events are mailed (docs/notifications.md); both true until the operator chooses */
+            email: components["schemas"]["EmailPreferencesDto"];
+        };
+        NotificationPreferencesResponse: {
+            data: components["schemas"]["NotificationPreferencesDto"];
+        };
         NotificationsReadData: {
             /** Format: uuid */
             inboxID: string;
@@ -1736,6 +1859,25 @@ export interface components {
             operatorID: string;
             /** Format: uuid */
             sessionID: string;
+        };
+        OperatorPresenceChangedData: {
+            /**
+             * Format: date-time
+             * @description When the status in effect changed
+             */
+            changedAt: string;
+            /**
+             * @description The status the operator chose
+             * @enum {string}
+             */
+            chosenStatus: "online" | "busy" | "away" | "offline";
+            /** Format: uuid */
+            operatorID: string;
+            /**
+             * @description The status in effect now
+             * @enum {string}
+             */
+            status: "online" | "busy" | "away" | "offline";
         };
         PendingInvitation: {
             /** Format: date-time */
@@ -1797,6 +1939,16 @@ export interface components {
             /** @description Oldest first */
             data: components["schemas"]["PluginConnectionDto"][];
             meta: components["schemas"]["PluginConnectionPageMetaDto"];
+        };
+        PresenceListResponse: {
+            /** @description By operatorID */
+            data: components["schemas"]["MemberPresenceDto"][];
+            meta: components["schemas"]["PresencePageMetaDto"];
+        };
+        PresencePageMetaDto: {
+            limit: number;
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
         };
         RealtimeTicket: {
             /**
@@ -2068,6 +2220,13 @@ export interface components {
             sessionID: string;
             /** Format: uuid */
             transferredByOperatorID: string;
+        };
+        SetPresenceBody: {
+            /**
+             * @description The status the operator chooses; the status in effect follows from it and their sockets
+             * @enum {string}
+             */
+            status: "online" | "busy" | "away" | "offline";
         };
         ShortcutContentDto: {
             contentID: string;
@@ -2376,7 +2535,7 @@ export interface components {
              *       "member.roleChanged"
              *     ]
              */
-            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
+            eventTypes?: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * @description Where deliveries are POSTed: an absolute http(s) URL of at most 2048 characters, without user name or password; https only in production; a literal address must be public. A host name is resolved and checked at every delivery.
              * @example https://hooks.acme-atendimento.com.br/platform
@@ -2415,7 +2574,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2450,7 +2609,7 @@ export interface components {
              */
             eventID: string;
             /** @enum {string} */
-            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "webhook.test";
+            eventType: "campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged" | "webhook.test";
             /** @description The status code of the last attempt's answer; null before any, or when it got none */
             lastStatusCode: number | null;
             /**
@@ -2492,7 +2651,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -2536,7 +2695,7 @@ export interface components {
              *       "member.removed"
              *     ]
              */
-            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts")[];
+            eventTypes: ("campaignModel.statusChanged" | "pluginConnection.installed" | "pluginConnection.removed" | "helpdeskDomain.added" | "helpdeskDomain.statusChanged" | "helpdeskDomain.removed" | "invitation.accepted" | "member.roleChanged" | "member.removed" | "message.created" | "message.statusChanged" | "session.opened" | "session.assigned" | "session.transferred" | "session.participantJoined" | "session.closed" | "notifications.read" | "notifications.counts" | "operator.presenceChanged")[];
             /**
              * Format: date-time
              * @description When the current run of failed deliveries began; null while they succeed
@@ -5707,6 +5866,271 @@ export interface operations {
             };
         };
     };
+    readNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferencesResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferencesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferencesResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listNotifications: {
         parameters: {
             query?: never;
@@ -7381,6 +7805,416 @@ export interface operations {
             };
             /** @description - 5904 InternalServiceTimeoutError: An internal service did not answer in time. Try again. */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPresence: {
+        parameters: {
+            query?: {
+                /** @description The previous page's meta.nextCursor: the members after that page's last */
+                cursor?: string;
+                /** @description Page size, 1-200 */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last page */
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresenceListResponse"];
+                };
+            };
+            /** @description Another page follows */
+            206: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresenceListResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getMyPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPresenceResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    setMyPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantID: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPresenceBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPresenceResponse"];
+                };
+            };
+            /**
+             * @description - 1001 MissingTenantIDError: tenantID is required.
+             *     - 1002 RequestValidationError: Invalid request data.
+             *     - 1900 MalformedRequestError: The request is not well-formed HTTP.
+             *     - 1901 MalformedUrlError: The request path is not validly percent-encoded UTF-8.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1003 UnauthorizedError: You are not authorized to perform this request. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1004 ForbiddenError: You do not have access to this resource. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1062 TenantNotFoundError: Tenant not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1908 RequestTimeoutError: The request was not received in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1913 PayloadTooLargeError: The request body is larger than this API accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1914 UrlTooLongError: A segment of the request path is longer than this API accepts. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1071 TooManyRequestsError: Too many requests. Try again later. */
+            429: {
+                headers: {
+                    /** @description What is left of each budget: `r` requests for the next `t` seconds, e.g. `"principal";r=598;t=42, "tenant";r=2990;t=42` */
+                    RateLimit?: string;
+                    /** @description The request budgets this request was charged to (draft-ietf-httpapi-ratelimit-headers): `"principal"` (the caller) and, on a tenant's data, `"tenant"`, each with its quota `q` (requests) per window `w` (seconds), e.g. `"principal";q=600;w=60, "tenant";q=3000;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds after which asking again can succeed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 1931 HeaderFieldsTooLargeError: The request line and headers are larger than this API accepts. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5999 UnknownError: For some unknown reason your request has not succeeded. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description - 5903 InternalServiceUnavailableError: An internal service is unavailable. Try again. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,8 @@ import { ConversationSearch1765230000000 } from './1765230000000-conversation-se
 import { InboxSessionQueue1765250000000 } from './1765250000000-inbox-session-queue';
 import { ContactDirectory1765260000000 } from './1765260000000-contact-directory';
 import { OperatorPresence1765300000000 } from './1765300000000-operator-presence';
+import { OperatorSocketLeases1765310000000 } from './1765310000000-operator-socket-leases';
+import { NotificationMails1765340000000 } from './1765340000000-notification-mails';
 
 /** Every migration, oldest first. A new migration is appended here. */
 export const MIGRATIONS = [
@@ -47,4 +49,6 @@ export const MIGRATIONS = [
   InboxSessionQueue1765250000000,
   ContactDirectory1765260000000,
   OperatorPresence1765300000000,
+  OperatorSocketLeases1765310000000,
+  NotificationMails1765340000000,
 ];

@@ -7,6 +7,7 @@ import type { InboxesRepository, StoredInbox } from '../inboxes/inboxes.reposito
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import type { SessionsRepository } from '../sessions/sessions.repository';
 import type { MessagesRepository, StoredMessage } from './messages.repository';
 import { PostInboundMessageUseCase } from './post-inbound-message.use-case';
@@ -67,6 +68,10 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
       announce: async (countsRunner: SqlRunner, _scope: unknown, operatorIDs: readonly string[]) => void calls.push(`counts ${operatorIDs.join(',')}${countsRunner === runner ? '' : ' outside the transaction'}`),
     }),
     fake<NotificationFanoutWorker>({ nudge: () => void calls.push('nudge') }),
+    fake<NotificationMailsRepository>({
+      record: async (mailRunner: SqlRunner, _scope: unknown, event: { operatorID: string; kind: string }) =>
+        void calls.push(`mail ${event.kind} ${event.operatorID}${mailRunner === runner ? '' : ' outside the transaction'}`),
+    }),
     { messageContentMaxCharacters: 10, fanoutPollMs: 1000, retentionDays: 0 },
   );
   const principal = { kind: 'pluginConnection' as const, pluginConnectionID: options.connectionID ?? CONNECTION_ID, pluginID: 'plugin-1', tenantID: TENANT_ID };
@@ -89,13 +94,13 @@ describe('PostInboundMessageUseCase', () => {
     const { post, calls, webhookEvents } = setUp({ assignee: OPERATOR_ID });
     await post();
     expect(webhookEvents.types()).toEqual(['message.created']);
-    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `counts ${OPERATOR_ID}`]);
+    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `counts ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`]);
   });
 
   it('announces no counts when the assignee had an unread notification of the session already (their counts did not move)', async () => {
     const { post, calls } = setUp({ assignee: OPERATOR_ID, alreadyUnread: true });
     await post();
-    expect(calls).toEqual([`notify ${OPERATOR_ID}`]);
+    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`]);
   });
 
   it('answers a channel message id the inbox has with that message, writing nothing', async () => {

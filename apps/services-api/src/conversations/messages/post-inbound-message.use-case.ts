@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PluginConnectionPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
+import { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import { ConversationEvents } from '../conversation-events';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from '../conversations-settings';
 import { InboxesRepository } from '../inboxes/inboxes.repository';
@@ -39,9 +40,10 @@ class AlreadyStored extends Error {}
  * inbox has its channel message id already (INSERT ... ON CONFLICT: two
  * concurrent posts of one id store one message, and the loser's whole
  * transaction rolls back); its notification (the assignee's, or a fan-out
- * recorded for a queued session) and events (`session.opened`,
- * `message.created`, and the assignee's `notifications.counts` when their
- * counts moved). Nothing is half-written: any failure rolls all back.
+ * recorded for a queued session), the assignee's notification mail item
+ * when they are offline or away (docs/notifications.md), and events
+ * (`session.opened`, `message.created`, and the assignee's
+ * `notifications.counts` when their counts moved). Nothing is half-written: any failure rolls all back.
  */
 @Injectable()
 export class PostInboundMessageUseCase {
@@ -54,6 +56,7 @@ export class PostInboundMessageUseCase {
     private readonly events: ConversationEvents,
     private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
+    private readonly mails: NotificationMailsRepository,
     @Inject(CONVERSATIONS_SETTINGS) private readonly settings: ConversationsSettings,
   ) {}
 
@@ -81,6 +84,7 @@ export class PostInboundMessageUseCase {
         if (assignee) {
           const notified = await this.fanouts.notifyOperator(runner, scope, { operatorID: assignee, inboxID: live.inboxID, sessionID });
           if (notified) await this.countEvents.announce(runner, scope, [assignee]);
+          await this.mails.record(runner, scope, { operatorID: assignee, kind: 'contactWrote', sessionID, messageID: stored.message.messageID });
         } else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
         if (opened) await this.events.session(runner, scope, 'session.opened', view, {});
         await this.events.session(runner, scope, 'message.created', view, { message: stored.message });

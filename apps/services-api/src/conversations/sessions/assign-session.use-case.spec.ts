@@ -6,6 +6,7 @@ import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } fr
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import { AssignSessionUseCase } from './assign-session.use-case';
 import { TenantRoles } from './session-access';
 import { SessionChanges } from './session-changes';
@@ -31,19 +32,22 @@ function setUp() {
   const countEvents = fake<NotificationCountEvents>({
     announce: async (used: SqlRunner, _scope: unknown, operatorIDs: readonly string[]) => void written.push(`counts ${operatorIDs.join(',')}${inTransaction(used)}`),
   });
+  const mails = fake<NotificationMailsRepository>({
+    record: async (used: SqlRunner, _scope: unknown, event: { operatorID: string; kind: string }) => void written.push(`mail ${event.kind} ${event.operatorID}${inTransaction(used)}`),
+  });
   const access = new FakeTenantAccess().asAccess();
   const webhookEvents = new RecordingWebhookEvents();
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fake<NotificationFanoutWorker>({ nudge: () => undefined }));
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), countEvents, fake<NotificationFanoutWorker>({ nudge: () => undefined }), mails);
   const useCase = new AssignSessionUseCase(access, new TenantRoles(access), sessions, changes);
   const assign = (operatorID: string) => useCase.execute({ principal: { kind: 'operator', operatorID: OPERATOR_ID }, tenantID: TENANT_ID, sessionID: SESSION_ID, operatorID });
   return { assign, written };
 }
 
 describe('AssignSessionUseCase', () => {
-  it("gives the member it assigns an assignment notification and their counts, in the assignment's transaction", async () => {
+  it("gives the member it assigns an assignment notification, their counts and a notification mail item, in the assignment's transaction", async () => {
     const { assign, written } = setUp();
     expect(await assign(OTHER_OPERATOR_ID)).toMatchObject({ operatorID: OTHER_OPERATOR_ID, sessionState: 'assigned' });
-    expect(written).toEqual([`assignment ${OTHER_OPERATOR_ID}`, `counts ${OTHER_OPERATOR_ID}`, 'enqueue clear']);
+    expect(written).toEqual([`assignment ${OTHER_OPERATOR_ID}`, `counts ${OTHER_OPERATOR_ID}`, `mail assigned ${OTHER_OPERATOR_ID}`, 'enqueue clear']);
   });
 
   it('announces no counts when the owner assigns it to themself (nothing of theirs moved yet)', async () => {

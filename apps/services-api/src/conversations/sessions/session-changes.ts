@@ -5,6 +5,7 @@ import { AppException } from '@platform/errors';
 import type { SqlRunner } from '@platform/database';
 import type { WebhookEventData } from '@platform/webhooks';
 import type { SessionEventData } from '@platform/webhooks';
+import { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import { ConversationEvents } from '../conversation-events';
 import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
@@ -40,6 +41,7 @@ export class SessionChanges {
     private readonly events: ConversationEvents,
     private readonly countEvents: NotificationCountEvents,
     private readonly fanoutWorker: NotificationFanoutWorker,
+    private readonly mails: NotificationMailsRepository,
   ) {}
 
   async apply<Type extends TransitionEvent>(scope: TenantScope, sessionID: string, refuseUnseen: (view: SessionView | undefined) => SessionView, change: SessionChange<Type>): Promise<ConversationSessionDto> {
@@ -51,6 +53,8 @@ export class SessionChanges {
       if (change.assignedTo) {
         await this.fanouts.notifyAssignment(runner, scope, change.assignedTo, sessionID);
         await this.countEvents.announce(runner, scope, [change.assignedTo]);
+        // A mail too, later, if they are offline or away and want it (docs/notifications.md).
+        await this.mails.record(runner, scope, { operatorID: change.assignedTo, kind: 'assigned', sessionID });
       }
       if (change.clearOthers) await this.fanouts.enqueue(runner, scope, sessionID, 'clear');
       const view = (await this.sessions.view(scope, sessionID, runner))!;

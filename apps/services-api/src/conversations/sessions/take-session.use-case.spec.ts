@@ -6,6 +6,7 @@ import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } fr
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
+import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
 import { SessionChanges } from './session-changes';
 import type { SessionsRepository, SessionView } from './sessions.repository';
 import { TakeSessionUseCase } from './take-session.use-case';
@@ -25,7 +26,7 @@ function setUp(before: SessionView) {
     },
   });
   const fanouts = fake<NotificationFanoutsRepository>({ enqueue: async (_runner: SqlRunner, _scope: unknown, _id: string, kind: string) => void written.push(`enqueue ${kind}`) });
-  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationCountEvents>({}), fake<NotificationFanoutWorker>({ nudge: () => undefined }));
+  const changes = new SessionChanges(sessions, fanouts, new ConversationEvents(webhookEvents.asEvents()), fake<NotificationCountEvents>({}), fake<NotificationFanoutWorker>({ nudge: () => undefined }), fake<NotificationMailsRepository>({}));
   const useCase = new TakeSessionUseCase(new FakeTenantAccess().asAccess(), sessions, changes);
   const take = (operatorID = OPERATOR_ID) => useCase.execute({ principal: { kind: 'operator', operatorID }, tenantID: TENANT_ID, sessionID: SESSION_ID });
   return { take, written, webhookEvents };

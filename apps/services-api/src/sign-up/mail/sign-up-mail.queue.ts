@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Job, PgBoss } from 'pg-boss';
 import { runJobAsPartOfItsRequest, withPropagatedHeaders } from '../../jobs/job-headers';
-import { adoptPgBoss10Jobs } from '../../jobs/pg-boss-10-jobs.repository';
+import { adoptPgBoss10Jobs } from '../../jobs/pg-boss-upgrade.repository';
 import { createQueueOnce, PG_BOSS } from '../../jobs/pg-boss';
 import { SIGN_UP_MAIL_QUEUE, SignUpMailJob } from './sign-up-mail.job';
 import { SignUpMailSender } from './sign-up-mail.sender';

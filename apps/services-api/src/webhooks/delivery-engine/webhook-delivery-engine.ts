@@ -28,12 +28,12 @@ import { AttemptOutcome, WebhookSender } from './webhook-sender';
  * that died mid-attempt leaves a lease that lapses, after which the same
  * query finds the delivery again (same webhook-id).
  *
- * Why not pg-boss, which queued a job per attempt before: a job repeated
- * what the row already says (when it is due), so every outcome had to
+ * Why not a job queue (pg-boss) with a job per attempt: a job would repeat
+ * what the row already says (when it is due), so every outcome would have to
  * enqueue the retry and the endpoint's next delivery by hand, and a sweep
- * had to repair the jobs that were lost or came too early. The rows are the
- * truth, and a claim that reads them needs nothing kept in step. The same
- * shape as core-tenants' billing cancellations (BillingCancellationWorker).
+ * would have to repair jobs lost or run too early. The rows are the truth,
+ * and a claim that reads them needs nothing kept in step. The same shape as
+ * core-tenants' billing cancellations (BillingCancellationWorker).
  *
  * Attempts run WEBHOOK_DELIVERY_CONCURRENCY at a time per replica (the
  * loop's lanes), never two for one endpoint across replicas, each within
