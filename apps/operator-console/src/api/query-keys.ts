@@ -9,5 +9,6 @@ export const queryKeys = {
   counts: (tenantID: string, inboxID: string) => ['tenant', tenantID, 'inbox', inboxID, 'counts'] as const,
   session: (tenantID: string, sessionID: string) => ['tenant', tenantID, 'session', sessionID] as const,
   messages: (tenantID: string, sessionID: string) => ['tenant', tenantID, 'session', sessionID, 'messages'] as const,
+  presence: (tenantID: string, operatorID: string) => ['tenant', tenantID, 'presence', operatorID] as const,
   search: (tenantID: string, kind: 'messages' | 'contacts', q: string) => ['tenant', tenantID, 'search', kind, q] as const,
 };

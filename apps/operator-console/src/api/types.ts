@@ -7,6 +7,9 @@ export type Inbox = Schemas['InboxDto'];
 export type InboxSessionCounts = Schemas['InboxSessionCountsDto'];
 export type TenantMember = Schemas['TenantMember'];
 export type FoundContact = Schemas['FoundContactDto'];
+export type MyPresence = Schemas['MyPresenceDto'];
+export type PresenceStatus = MyPresence['chosenStatus'];
+export const PRESENCE_STATUSES: readonly PresenceStatus[] = ['online', 'busy', 'away', 'offline'];
 /** Operation 14: unread counts by category (an inboxID, `mention`, `assignment`, `system`). */
 export type NotificationCounts = Record<string, number>;
 

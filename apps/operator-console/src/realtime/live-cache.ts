@@ -12,13 +12,20 @@ export interface MessagePage {
 /**
  * Applies one live event to the query cache: the session and its messages
  * as the event carries them (the payload is what the REST reads answer),
- * the unread counts as `notifications.counts` carries them, and the inbox's
+ * the unread counts as `notifications.counts` carries them, an operator's
+ * presence as `operator.presenceChanged` carries it, and the inbox's
  * queues and counts marked stale, so the lists on screen are read again.
  */
 export function applyEvent(queryClient: QueryClient, tenantID: string, event: RealtimeEvent): void {
   const data = event.data;
   if (event.type === 'notifications.counts') {
     queryClient.setQueryData<NotificationCounts>(queryKeys.notifications(tenantID), data.counts as NotificationCounts);
+    return;
+  }
+  if (event.type === 'operator.presenceChanged') {
+    // Every member's change reaches the socket; the console shows the operator's own (its key names them).
+    const { operatorID, status, chosenStatus, changedAt } = data as { operatorID: string; status: string; chosenStatus: string; changedAt: string };
+    queryClient.setQueryData(queryKeys.presence(tenantID, operatorID), { operatorID, status, chosenStatus, changedAt });
     return;
   }
   if (!event.type.startsWith('session.') && !event.type.startsWith('message.')) return;

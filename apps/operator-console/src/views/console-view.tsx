@@ -6,6 +6,7 @@ import type { ConsoleConfig } from '../config';
 import { useRealtime } from '../realtime/use-realtime';
 import type { OperatorSession } from '../state/operator-session';
 import { ConnectionBanner } from './connection-banner';
+import { PresenceSelector } from './presence-selector';
 import { QueuePanel } from './queue-panel';
 import { SearchPanel } from './search-panel';
 import { SessionView } from './session-view';
@@ -45,7 +46,7 @@ export function ConsoleView(props: {
           {tenant.tenantName}
           {me && <span className="me"> · {me.operatorFirstname}</span>}
         </p>
-        {/* The operator's presence selector (PUT /v1/tenants/{tenantID}/presence/me) belongs here, beside the tenant. */}
+        <PresenceSelector context={context} />
         <nav aria-label="Account" className="account">
           <button type="button" className="secondary" onClick={props.onSwitchTenant}>
             Switch tenant

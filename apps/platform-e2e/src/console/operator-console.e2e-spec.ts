@@ -115,6 +115,17 @@ describe('the operator console, in a browser', () => {
     await outsider.page.getByRole('button', { name: 'Search', exact: true }).click();
     await outsider.page.getByText('Nothing found for “pedido”.').waitFor(WAIT);
 
+    // The operator says they are busy: the API records their choice.
+    await operator.page.getByLabel('Presence').selectOption('busy');
+    await eventually(async () => {
+      const presence = await context.platform.api.services.GET('/v1/tenants/{tenantID}/presence/me', {
+        params: { path: { tenantID: tenant.tenantID } },
+        headers: { authorization: tenant.member.authorization },
+      });
+      expect(presence.data!.data.chosenStatus).toBe('busy');
+    });
+    expect(await operator.page.getByLabel('Presence').inputValue()).toBe('busy');
+
     // The token lives in the page's memory only.
     expect(await operator.page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 0, '']);
     expect([...operator.pageErrors, ...outsider.pageErrors]).toEqual([]);
