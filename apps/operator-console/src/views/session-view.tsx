@@ -187,7 +187,7 @@ function SessionActions({
             <option value="">Choose an operator</option>
             {candidates.map((member) => (
               <option key={member.operatorID} value={member.operatorID}>
-                {member.operatorFirstname} {member.operatorLastname ?? ''} ({member.operatorEmail})
+                {[member.operatorFirstname, member.operatorLastname].filter(Boolean).join(' ')} ({member.operatorEmail})
               </option>
             ))}
           </select>

@@ -88,6 +88,12 @@ describe('the operator console, in a browser', () => {
     await queued.getByText('Olá, meu pedido não chegou.').click(WAIT);
     await conversation(operator.page).getByText('Olá, meu pedido não chegou.').waitFor(WAIT);
 
+    // A member may not assign a session (owners do): the page shows the API's own words, and nothing changes.
+    await operator.page.getByLabel('Assign to').selectOption({ index: 1 });
+    await operator.page.getByRole('button', { name: 'Assign', exact: true }).click();
+    await operator.page.getByRole('alert').getByText('You do not have access to this resource.').waitFor(WAIT);
+    await operator.page.getByTestId('session-state').getByText('Queued').waitFor(WAIT);
+
     await operator.page.getByRole('button', { name: 'Take' }).click();
     await operator.page.getByTestId('session-state').getByText('Assigned to you').waitFor(WAIT);
     await operator.page.getByLabel('Reply').fill('Vou verificar agora mesmo.');
