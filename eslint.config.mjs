@@ -106,7 +106,7 @@ export default [
     // The end-to-end suite and the tools boot the apps in-process through
     // each app's public index (apps/*/src/index.ts); nothing else may.
     files: ['apps/platform-e2e/**/*.ts', 'tools/**/*.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk', '@apps/realtime-gateway']) },
+    rules: { '@nx/enforce-module-boundaries': boundaries(['@apps/core-tenants', '@apps/services-api', '@apps/plugins-helpdesk', '@apps/realtime-gateway', '@apps/operator-console']) },
   },
   {
     // Identifiers end in ID, never Id (docs/data-access.md#naming). The names

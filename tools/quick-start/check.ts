@@ -9,7 +9,7 @@ import type { DemoFixture } from '../demo/demo-fixture';
  * in a network namespace where no PostgreSQL or Redis can be reached):
  * `npm start` with DATABASE_URL and REDIS_URL unset, the four apps ready,
  * `npm run --silent demo:seed`, operations 1, 4, 8, 9, 12 and 15 and sign-in over
- * HTTP, then a restart that finds the data again and prints fresh tokens.
+ * HTTP, the operator console's page and what it needs of the APIs, then a restart that finds the data again and prints fresh tokens.
  * Prints the time from `npm start` to all four apps ready, for both starts.
  */
 const SERVICES = 'http://127.0.0.1:3000';
@@ -17,6 +17,7 @@ const HELPDESK = 'http://127.0.0.1:3001';
 const CORE = 'http://127.0.0.1:3002';
 const REALTIME = 'http://127.0.0.1:3003';
 const MAIL_SINK = 'http://127.0.0.1:1080';
+const CONSOLE = 'http://127.0.0.1:3004';
 const READY_LIMIT_MS = 180_000;
 
 const say = (line: string) => process.stdout.write(`[quick-start check] ${line}\n`);
@@ -157,8 +158,31 @@ async function exerciseOperations(fixture: DemoFixture, seeded: DemoFixture): Pr
   const domain = encodeURIComponent(seeded.helpdeskDomain);
   expectStatus('operation 12 (refresh the help-center domain)', await call(HELPDESK, `/helpdesk/v1/tenants/${seeded.tenantID}/helpdesk/domains/${domain}/refresh`, { method: 'POST', token }), 200);
 
+  await checkConsole(token, seeded.tenantID);
+
   // The start's own fixture works too.
   expectStatus("operation 15 with the start's owner token", await call(CORE, '/tenants', { token: fixture.operators.owner.token }), 200);
+}
+
+/**
+ * The operator console the start serves: its page under its CSP, where it
+ * finds the APIs (/config.json), and those APIs letting its origin call them
+ * (a preflight of the ticket request, as the browser sends it).
+ */
+async function checkConsole(token: string, tenantID: string): Promise<void> {
+  const page = await fetch(CONSOLE);
+  assert.equal(page.status, 200, `the console's page: ${page.status}`);
+  assert.match(await page.text(), /<script type="module"[^>]* src="\/assets\//, "the console's page loads its bundle");
+  assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';/, 'the console is served with its CSP');
+  const config = (await (await fetch(`${CONSOLE}/config.json`)).json()) as Record<string, string>;
+  assert.deepEqual(config, { servicesApiUrl: SERVICES, coreTenantsUrl: CORE, realtimeGatewayUrl: REALTIME.replace('http', 'ws') });
+  say('operator console: page, CSP and /config.json');
+  const preflight = await fetch(`${SERVICES}/v1/tenants/${tenantID}/realtime-tickets`, {
+    method: 'OPTIONS',
+    headers: { origin: CONSOLE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+  });
+  assert.equal(preflight.headers.get('access-control-allow-origin'), CONSOLE, "services-api lets the console's origin call it");
+  expectStatus('operator console: a real-time ticket', await call(SERVICES, `/v1/tenants/${tenantID}/realtime-tickets`, { method: 'POST', token }), 201);
 }
 
 async function main(): Promise<void> {

@@ -13,7 +13,7 @@ import { LocalServices, startLocalServices } from '../support/local-services';
 import { MailSink, startMailSink } from './mail-sink';
 
 /**
- * `npm start`: applies migrations, then runs the four apps (each its own
+ * `npm start`: applies migrations, then runs the four apps and the operator console (each its own
  * process, as in production) until stopped, seeding the demo data once and
  * printing tokens issued at this start. With DATABASE_URL or REDIS_URL unset
  * it runs an embedded PostgreSQL or a Redis-compatible server itself
@@ -27,10 +27,12 @@ import { MailSink, startMailSink } from './mail-sink';
  * workers with them), then the mail sink and the embedded services.
  */
 const APPS = [
-  { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002 },
-  { name: 'services-api', portVariable: 'SERVICES_API_PORT', defaultPort: 3000 },
-  { name: 'plugins-helpdesk', portVariable: 'PLUGINS_HELPDESK_PORT', defaultPort: 3001 },
-  { name: 'realtime-gateway', portVariable: 'REALTIME_GATEWAY_PORT', defaultPort: 3003 },
+  { name: 'core-tenants', portVariable: 'CORE_TENANTS_PORT', defaultPort: 3002, entry: 'dist/apps/core-tenants/src/main.js' },
+  { name: 'services-api', portVariable: 'SERVICES_API_PORT', defaultPort: 3000, entry: 'dist/apps/services-api/src/main.js' },
+  { name: 'plugins-helpdesk', portVariable: 'PLUGINS_HELPDESK_PORT', defaultPort: 3001, entry: 'dist/apps/plugins-helpdesk/src/main.js' },
+  { name: 'realtime-gateway', portVariable: 'REALTIME_GATEWAY_PORT', defaultPort: 3003, entry: 'dist/apps/realtime-gateway/src/main.js' },
+  // The operator console's static server (the assets `npm run build:console` wrote), once the APIs answer.
+  { name: 'operator-console', portVariable: 'CONSOLE_PORT', defaultPort: 3004, entry: 'dist/apps/operator-console/server/main.js' },
 ] as const;
 
 const DEMO_FIXTURE_FILE = '.data/demo-fixture.json';
@@ -51,6 +53,25 @@ let stopping = false;
 
 function portOf(app: (typeof APPS)[number]): number {
   return Number(process.env[app.portVariable] ?? app.defaultPort);
+}
+
+const appNamed = (name: (typeof APPS)[number]['name']) => APPS.find((app) => app.name === name) as (typeof APPS)[number];
+
+/**
+ * The console in the browser calls the APIs and the gateway from its own
+ * origin: those must allow it (CORS_ALLOWED_ORIGINS, kept as configured and
+ * completed with the console's origins), and the console must know where they
+ * are (CONSOLE_*, unless set).
+ */
+function configureConsole(): void {
+  const port = portOf(appNamed('operator-console'));
+  const origins = (process.env.CORS_ALLOWED_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) if (!origins.includes(origin)) origins.push(origin);
+  process.env.CORS_ALLOWED_ORIGINS = origins.join(',');
+  process.env.CONSOLE_HOST ??= '127.0.0.1';
+  process.env.CONSOLE_SERVICES_API_URL ??= `http://127.0.0.1:${portOf(appNamed('services-api'))}`;
+  process.env.CONSOLE_CORE_TENANTS_URL ??= `http://127.0.0.1:${portOf(appNamed('core-tenants'))}`;
+  process.env.CONSOLE_REALTIME_GATEWAY_URL ??= `ws://127.0.0.1:${portOf(appNamed('realtime-gateway'))}`;
 }
 
 const streamAllLogs = () => process.env.START_LOGS === 'all';
@@ -76,7 +97,7 @@ function routeOutput(app: (typeof APPS)[number], child: ChildProcess): void {
 }
 
 function launch(app: (typeof APPS)[number]): ChildProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', `dist/apps/${app.name}/src/main.js`], {
+  const child = spawn(process.execPath, ['--enable-source-maps', app.entry], {
     stdio: streamAllLogs() ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });
@@ -183,6 +204,7 @@ async function main(): Promise<void> {
     say(`no SMTP_URL: mails go to the local sink ${mailSink.smtpUrl}`);
   }
 
+  configureConsole();
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
   process.once('SIGHUP', () => stop(0));
@@ -190,12 +212,12 @@ async function main(): Promise<void> {
   // The three APIs at once: the others fetch core-tenants' JWKS when the first token
   // arrives, not at boot, and no request comes before all three are ready. The
   // real-time gateway after them, so it never slows their boot on a small machine.
-  const apis = APPS.filter((app) => app.name !== 'realtime-gateway');
-  const gateways = APPS.filter((app) => app.name === 'realtime-gateway');
+  const apis = APPS.filter((app) => app.name !== 'realtime-gateway' && app.name !== 'operator-console');
+  const afterThem = APPS.filter((app) => app.name === 'realtime-gateway' || app.name === 'operator-console');
   for (const app of apis) launch(app);
   await Promise.all(apis.map(waitUntilReady));
-  for (const app of gateways) launch(app);
-  await Promise.all(gateways.map(waitUntilReady));
+  for (const app of afterThem) launch(app);
+  await Promise.all(afterThem.map(waitUntilReady));
 
   const fixture = await demoFixture();
   printSummary(fixture, (Date.now() - startedAt) / 1000, localServices.postgresInitialised);
@@ -210,7 +232,9 @@ function printSummary(fixture: DemoFixture, readySeconds: number, postgresCreate
     ...APPS.map((app) =>
       app.name === 'realtime-gateway'
         ? `  ${app.name.padEnd(17)} ws://127.0.0.1:${portOf(app)}/v1/realtime  (docs/realtime.md)`
-        : `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`,
+        : app.name === 'operator-console'
+          ? `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (sign in as below; \`npm run demo:chat\` shows a conversation arriving, docs/console.md)`
+          : `  ${app.name.padEnd(17)} http://127.0.0.1:${portOf(app)}  (reference: /docs, OpenAPI: /openapi.json)`,
     ),
     ...(mailSink ? [`  ${'mail sink'.padEnd(17)} ${mailSink.viewerUrl}  (every mail the platform sends, e.g. sign-up codes)`] : []),
     `demo sign-in: ${owner.email} (owner), ${member.email} (member), ${outsider.email} (outsider); password ${owner.password}`,

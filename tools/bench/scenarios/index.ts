@@ -1,5 +1,6 @@
 import { BenchContext } from '../context';
 import { campaignModelsList } from './campaign-models-list';
+import { operatorConsole } from './console';
 import { conversations } from './conversations';
 import { conversationsMotion } from './conversations-motion';
 import { cpuPerRequest } from './cpu-per-request';
@@ -32,4 +33,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'search-at-size': searchAtSize,
   'queue-at-size': queueAtSize,
   routing,
+  console: operatorConsole,
 };
