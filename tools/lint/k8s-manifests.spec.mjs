@@ -92,6 +92,7 @@ patches:
       expect.stringMatching(/Deployment services-api runs .*services-api, without a release tag/),
       expect.stringMatching(/Deployment plugins-helpdesk runs .*plugins-helpdesk, without a release tag/),
       expect.stringMatching(/Deployment realtime-gateway runs .*realtime-gateway, without a release tag/),
+      expect.stringMatching(/Deployment operator-console runs .*operator-console, without a release tag/),
     ]);
   });
 
