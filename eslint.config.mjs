@@ -1,3 +1,4 @@
+import path from 'node:path';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -89,6 +90,41 @@ const transportOnlyInClients = {
   message: 'Call another app through a <thing>.client.ts port of the feature that wraps TransportClient.send(Pattern, payload).',
 };
 
+/**
+ * The feature folders of services-api (apps/services-api/src/<feature>/) are its domains: a file
+ * imports the files of its own folder, the app's root files (config.ts, exact-time-position.ts) and
+ * the folders every feature shares, never another feature's. The conversation domain (docs/conversations.md#layout)
+ * is one folder, so its parts reach each other and nothing else reaches into them.
+ */
+const SERVICES_API_SRC = 'apps/services-api/src/';
+const SHARED_SERVICES_API_FOLDERS = ['jobs', 'sign-up/mail'];
+const featureFolders = {
+  rules: {
+    'no-sibling-feature-imports': {
+      meta: { type: 'problem', schema: [], messages: { sibling: "{{from}}/ may not import {{to}}/: a feature imports its own folder, the app's root files and the shared folders ({{shared}}) only." } },
+      create(context) {
+        const file = path.relative(context.cwd, context.filename).split(path.sep).join('/');
+        if (!file.startsWith(SERVICES_API_SRC)) return {};
+        const featureOf = (relative) => (relative.includes('/') ? relative.split('/')[0] : undefined);
+        const from = featureOf(file.slice(SERVICES_API_SRC.length));
+        if (from === undefined) return {};
+        const check = (node) => {
+          const specifier = node.source?.value;
+          if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+          const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+          if (!target.startsWith(SERVICES_API_SRC)) return;
+          const relative = target.slice(SERVICES_API_SRC.length);
+          const to = featureOf(relative);
+          if (to === undefined || to === from) return;
+          if (SHARED_SERVICES_API_FOLDERS.some((shared) => relative.startsWith(`${shared}/`))) return;
+          context.report({ node: node.source, messageId: 'sibling', data: { from, to, shared: SHARED_SERVICES_API_FOLDERS.join(', ') } });
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+      },
+    },
+  },
+};
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/tmp/**', '**/coverage/**'] },
   ...nx.configs['flat/base'],
@@ -160,6 +196,11 @@ export default [
     files: ['apps/plugins-helpdesk/src/helpdesk-access/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [transportOnlyInClients] }] },
+  },
+  {
+    files: ['apps/services-api/src/**/*.ts'],
+    plugins: { 'feature-folders': featureFolders },
+    rules: { 'feature-folders/no-sibling-feature-imports': 'error' },
   },
   {
     // An app's unit specs and its test doubles (apps/<app>/test/doubles, docs/testing.md#test-doubles).

@@ -106,7 +106,7 @@ export const READ_PATHS = [
     reason: "the status in effect is derived from the operators' socket leases (the real-time gateway's) in the transaction that writes it, and the tenant's members are listed with their presence in one keyset page",
   },
   {
-    file: 'apps/services-api/src/notification-mails/delivery/notification-mails.repository.ts',
+    file: 'apps/services-api/src/conversations/notifications/mails/delivery/notification-mails.repository.ts',
     tables: ['memberships', 'operators', 'tenants'],
     reason: "a notification mail's recipient as of the send (still a member, their address and first name, the tenant's name): one primary-key join per mail, by a background worker that has no request to ask core-tenants for",
   },

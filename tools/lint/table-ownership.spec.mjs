@@ -11,7 +11,7 @@ const FIXTURES = {
     const CREATE = sql<{ id: string }, [string]>(\`INSERT INTO operators (email) VALUES ($1)
        ON CONFLICT (email) DO NOTHING RETURNING id\`);`,
   // services-api reading core-tenants' table outside the read paths: refused.
-  'apps/services-api/src/shortcuts/shortcuts.repository.ts': `
+  'apps/services-api/src/conversations/shortcuts/shortcuts.repository.ts': `
     const LIST = sql<{ id: string }, [string]>('SELECT s.id FROM shortcuts s JOIN memberships m ON m.tenant_id = s.tenant_id WHERE s.id = $1');`,
   // A query outside a repository: refused.
   'apps/services-api/src/campaigns/create-campaign.use-case.ts': `
@@ -27,7 +27,7 @@ const FIXTURES = {
   // A listed read path reading what it is allowed to: accepted.
   'libs/auth/src/auth-reads.repository.ts': `const STANDING = sql<never, [string]>('SELECT t.id FROM tenants t LEFT JOIN memberships m ON m.tenant_id = t.id WHERE t.id = $1');`,
   // Prose and comments are not SQL: accepted.
-  'apps/services-api/src/notifications/notifications.controller.ts': `
+  'apps/services-api/src/conversations/notifications/notifications.controller.ts': `
     // DELETE FROM operators is what we never do here; .query( in a comment is not a call.
     const summary = 'Delete from the list, then update the rest';`,
   // Tests and migrations are not scanned.
@@ -57,7 +57,7 @@ describe('table ownership lint', () => {
         message: 'calls .query( 1 time(s) outside a *.repository.ts file',
       },
       {
-        file: 'apps/services-api/src/shortcuts/shortcuts.repository.ts',
+        file: 'apps/services-api/src/conversations/shortcuts/shortcuts.repository.ts',
         rule: 'foreign-read',
         message: 'services-api reads memberships, owned by core-tenants, outside the listed read paths',
       },

@@ -9,11 +9,11 @@ export type { JobsSettings } from './jobs/pg-boss';
 export { WebhookDeliveryRetention } from './webhooks/delivery-engine/webhook-delivery-retention';
 export { WebhookDeliveryEngine } from './webhooks/delivery-engine/webhook-delivery-engine';
 // The list use cases and their repositories, so benchmarks can run the exact SQL of an operation bare.
-export { ContactSessionsRepository } from './contact-sessions/contact-sessions.repository';
-export { ListContactSessionsUseCase } from './contact-sessions/list-contact-sessions.use-case';
-export { NotificationCountsRepository } from './notifications/notification-counts.repository';
-export { ListShortcutsUseCase } from './shortcuts/list-shortcuts.use-case';
-export { ShortcutsRepository } from './shortcuts/shortcuts.repository';
+export { ContactSessionsRepository } from './conversations/contacts/sessions/contact-sessions.repository';
+export { ListContactSessionsUseCase } from './conversations/contacts/sessions/list-contact-sessions.use-case';
+export { NotificationCountsRepository } from './conversations/notifications/notification-counts.repository';
+export { ListShortcutsUseCase } from './conversations/shortcuts/list-shortcuts.use-case';
+export { ShortcutsRepository } from './conversations/shortcuts/shortcuts.repository';
 /** The list's SQL, for the benchmark's EXPLAIN output. */
 export { CampaignModelsListRepository } from './campaign-models/models/campaign-models-list.repository';
 // The conversation use cases and repositories, so the benchmark can run a message's exact SQL bare and time a fan-out.
@@ -27,10 +27,10 @@ export { FanOutNotificationsUseCase } from './conversations/notifications/fan-ou
 export { NotificationCountEvents } from './conversations/notifications/notification-count-events';
 export { NotificationFanoutsRepository } from './conversations/notifications/notification-fanouts.repository';
 export { NotificationFanoutWorker } from './conversations/notifications/notification-fanout.worker';
-export { NotificationMailsRepository } from './notification-mails/delivery/notification-mails.repository';
+export { NotificationMailsRepository } from './conversations/notifications/mails/delivery/notification-mails.repository';
 export { SessionsRepository } from './conversations/sessions/sessions.repository';
 // Search and the inbox queue, so the benchmark can run their exact SQL at size.
-export { PostgresSearch } from './search/postgres-search.repository';
+export { PostgresSearch } from './conversations/search/postgres-search.repository';
 export { InboxSessionsRepository } from './conversations/inbox-sessions/inbox-sessions.repository';
 export { RoutingRepository } from './conversations/routing/routing.repository';
 export { RoutingRequests } from './conversations/routing/routing-requests';

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { NotificationMailsRepository } from '../notification-mails/delivery/notification-mails.repository';
+import { NotificationMailsRepository } from './notifications/mails/delivery/notification-mails.repository';
 import { ConversationEvents } from './conversation-events';
 import { CountInboxSessionsUseCase } from './inbox-sessions/count-inbox-sessions.use-case';
 import { InboxSessionsController } from './inbox-sessions/inbox-sessions.controller';
@@ -22,7 +22,7 @@ import { PostInboundMessageUseCase } from './messages/post-inbound-message.use-c
 import { PostReplyUseCase } from './messages/post-reply.use-case';
 import { ConversationRetention } from './retention/conversation-retention';
 import { FanOutNotificationsUseCase } from './notifications/fan-out-notifications.use-case';
-import { NotificationCountsRepository } from '../notifications/notification-counts.repository';
+import { NotificationCountsRepository } from './notifications/notification-counts.repository';
 import { NotificationCountEvents } from './notifications/notification-count-events';
 import { NotificationFanoutWorker } from './notifications/notification-fanout.worker';
 import { NotificationFanoutsRepository } from './notifications/notification-fanouts.repository';

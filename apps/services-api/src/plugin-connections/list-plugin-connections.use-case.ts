@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, PluginConnectionPrincipal, TenantAccessService } from '@platform/auth';
 import { KeysetCursors, KeysetList } from '@platform/http-common';
-import { ExactTimeAndID, formatExactTimeAndID, parseExactTimeAndID } from '../conversations/exact-time-position';
+import { ExactTimeAndID, formatExactTimeAndID, parseExactTimeAndID } from '../exact-time-position';
 import type { PluginConnectionsResponse } from './plugin-connection-list.dto';
 import { PluginConnectionReadsRepository } from './plugin-connection-reads.repository';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { ExactTimeAndID, exactTimeSql } from '../conversations/exact-time-position';
+import { ExactTimeAndID, exactTimeSql } from '../exact-time-position';
 import { MAX_INBOXES_PER_CONNECTION, PluginConnectionDto } from './plugin-connection-list.dto';
 
 interface ConnectionRow {

@@ -6,7 +6,7 @@ import type { NotificationCountEvents } from '../../src/conversations/notificati
 import type { NotificationFanoutsRepository } from '../../src/conversations/notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../../src/conversations/notifications/notification-fanout.worker';
 import type { RoutingRequests } from '../../src/conversations/routing/routing-requests';
-import type { NotificationMailsRepository } from '../../src/notification-mails/delivery/notification-mails.repository';
+import type { NotificationMailsRepository } from '../../src/conversations/notifications/mails/delivery/notification-mails.repository';
 import { SessionChanges } from '../../src/conversations/sessions/session-changes';
 import type { SessionsRepository, SessionView } from '../../src/conversations/sessions/sessions.repository';
 import { sessionView } from './conversations.fakes';

@@ -9,7 +9,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * are all found by the words they contain), led by tenant_id (btree_gin), so
  * a search reads its own tenant's entries; and a btree of the tenant's
  * messages by time, for common words. The search's statement repeats the
- * expression exactly (apps/services-api/src/search), or PostgreSQL would
+ * expression exactly (apps/services-api/src/conversations/search), or PostgreSQL would
  * not use the index.
  *
  * An expression index rather than a stored generated column: adding a

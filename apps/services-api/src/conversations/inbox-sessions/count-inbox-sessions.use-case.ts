@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantAccessService } from '@platform/auth';
-import { sessionVisibilityOf } from '../../contact-sessions/session-visibility';
+import { sessionVisibilityOf } from '../sessions/session-visibility';
 import { refuseUnreadable } from '../inboxes/inbox-view';
 import { InboxesRepository } from '../inboxes/inboxes.repository';
 import type { ConversationPrincipal } from '../sessions/session-access';

@@ -1,5 +1,5 @@
 import type { KeysetList } from '@platform/http-common';
-import { ExactTimeAndID, formatExactTimeAndID, parseExactTimeAndID } from '../exact-time-position';
+import { ExactTimeAndID, formatExactTimeAndID, parseExactTimeAndID } from '../../exact-time-position';
 
 /**
  * A position in an inbox's session queue: the last session's exact activity

@@ -3,10 +3,10 @@ import type { TenantScope } from '@platform/auth';
 import { ConversationSessionDto, sessionStateOf } from '@platform/conversations';
 import { firstRow, rows, sql, Sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { SessionRow, toDto } from '../../contact-sessions/session-row';
-import { SessionVisibility, viewerIDOf, visibleSql } from '../../contact-sessions/session-visibility';
-import type { ExactTimeAndID } from '../exact-time-position';
-import { exactTimeSql } from '../exact-time-position';
+import { SessionRow, toDto } from '../sessions/session-row';
+import { SessionVisibility, viewerIDOf, visibleSql } from '../sessions/session-visibility';
+import type { ExactTimeAndID } from '../../exact-time-position';
+import { exactTimeSql } from '../../exact-time-position';
 import { activitySql, AssigneeFilter, assigneeSql, QueueState, stateSql } from './inbox-session-filters';
 
 /** Who reads an inbox's queue: an operator, or a plugin connection (on its own inbox). */

@@ -4,7 +4,7 @@ import { fake, FakeTenantAccess } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ID, INBOX_ID, OPERATOR_ID, OTHER_OPERATOR_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
 import { inboxesOver, storedInbox } from '../../../test/doubles/inboxes.fakes';
-import type { ExactTimeAndID } from '../exact-time-position';
+import type { ExactTimeAndID } from '../../exact-time-position';
 import { MESSAGE_PAGES } from '../messages/message-cursor';
 import { INBOX_SESSION_PAGES } from './inbox-session-cursor';
 import type { InboxSessionsRepository, QueuedSession, QueueFilters, QueueVisibility } from './inbox-sessions.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantAccessService } from '@platform/auth';
 import { AppException, renderReceived } from '@platform/errors';
 import { canonicalUuid, KeysetCursors } from '@platform/http-common';
-import { sessionVisibilityOf } from '../../contact-sessions/session-visibility';
+import { sessionVisibilityOf } from '../sessions/session-visibility';
 import { refuseUnreadable } from '../inboxes/inbox-view';
 import { InboxesRepository } from '../inboxes/inboxes.repository';
 import type { ConversationPrincipal } from '../sessions/session-access';

@@ -1,5 +1,5 @@
 import type { KeysetList } from '@platform/http-common';
-import { formatExactTimeAndID, parseExactTimeAndID } from '../exact-time-position';
+import { formatExactTimeAndID, parseExactTimeAndID } from '../../exact-time-position';
 
 /**
  * A position in a session's messages page (docs/conversations.md#reading):

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { ConversationMessageDto, DeliveryStatus, messageStatusCodeOf } from '@platform/conversations';
 import { firstRow, rows, sql, SqlRunner, TransactionalRepository } from '@platform/database';
-import { exactTimeSql } from '../exact-time-position';
+import { exactTimeSql } from '../../exact-time-position';
 
 interface MessageRow {
   id: string;

@@ -7,7 +7,7 @@ import type { InboxesRepository, StoredInbox } from '../inboxes/inboxes.reposito
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
-import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
+import type { NotificationMailsRepository } from '../notifications/mails/delivery/notification-mails.repository';
 import type { SessionsRepository } from '../sessions/sessions.repository';
 import type { MessagesRepository, StoredMessage } from './messages.repository';
 import type { RoutingRequests } from '../routing/routing-requests';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PluginConnectionPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
+import { NotificationMailsRepository } from '../notifications/mails/delivery/notification-mails.repository';
 import { ConversationEvents } from '../conversation-events';
 import { CONVERSATIONS_SETTINGS, ConversationsSettings } from '../conversations-settings';
 import { InboxesRepository } from '../inboxes/inboxes.repository';

@@ -5,7 +5,7 @@ import { OutboxRepository } from '@platform/outbox';
 import { OutboxNudges, WebhookEvents } from '@platform/webhooks';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotificationCountsRepository } from '../../notifications/notification-counts.repository';
+import { NotificationCountsRepository } from './notification-counts.repository';
 import { FanOutNotificationsUseCase } from './fan-out-notifications.use-case';
 import { NotificationCountEvents } from './notification-count-events';
 import { NotificationFanoutsRepository } from './notification-fanouts.repository';

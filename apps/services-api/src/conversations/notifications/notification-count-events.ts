@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import { WebhookEvents } from '@platform/webhooks';
-import { NotificationCountsRepository } from '../../notifications/notification-counts.repository';
+import { NotificationCountsRepository } from './notification-counts.repository';
 
 /**
  * `notifications.counts` (docs/conversations.md#events): after a change

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OperatorPrincipal, PluginConnectionPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
 import { AppException } from '@platform/errors';
-import { maySee, sessionVisibilityOf } from '../../contact-sessions/session-visibility';
+import { maySee, sessionVisibilityOf } from './session-visibility';
 import { sessionEventDataOf } from '../conversation-events';
 import type { SessionView } from './sessions.repository';
 

@@ -5,7 +5,7 @@ import { AppException } from '@platform/errors';
 import { afterCommit, SqlRunner } from '@platform/database';
 import type { WebhookEventData } from '@platform/webhooks';
 import type { SessionEventData } from '@platform/webhooks';
-import { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
+import { NotificationMailsRepository } from '../notifications/mails/delivery/notification-mails.repository';
 import { ConversationEvents } from '../conversation-events';
 import { NotificationCountEvents } from '../notifications/notification-count-events';
 import { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { ConversationSessionDto, sessionStateOf } from '@platform/conversations';
 import { firstRow, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
-import { SessionRow, toDto } from '../../contact-sessions/session-row';
+import { SessionRow, toDto } from './session-row';
 
 /** A session as the conversation routes show it, with the inbox's channel plugin connection. */
 export interface SessionView {

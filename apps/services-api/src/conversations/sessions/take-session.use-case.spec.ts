@@ -6,7 +6,7 @@ import { OPERATOR_ID, OTHER_OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } fr
 import type { NotificationCountEvents } from '../notifications/notification-count-events';
 import type { NotificationFanoutsRepository } from '../notifications/notification-fanouts.repository';
 import type { NotificationFanoutWorker } from '../notifications/notification-fanout.worker';
-import type { NotificationMailsRepository } from '../../notification-mails/delivery/notification-mails.repository';
+import type { NotificationMailsRepository } from '../notifications/mails/delivery/notification-mails.repository';
 import { SessionChanges } from './session-changes';
 import type { SessionsRepository, SessionView } from './sessions.repository';
 import type { OperatorCapacity } from '../routing/operator-capacity';

@@ -3,8 +3,8 @@ import type { TenantScope } from '@platform/auth';
 import { firstRow, rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { SessionDto } from './contact-session.dto';
-import { SessionRow, toDto } from './session-row';
-import { SessionVisibility, viewerIDOf, visibleSql } from './session-visibility';
+import { SessionRow, toDto } from '../../sessions/session-row';
+import { SessionVisibility, viewerIDOf, visibleSql } from '../../sessions/session-visibility';
 
 type Kind = SessionVisibility['kind'];
 

@@ -3,7 +3,7 @@ import { ConversationFixtures, createTestDataSource, FixtureBuilder } from '@pla
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionVisibility } from '../contact-sessions/session-visibility';
+import type { SessionVisibility } from '../sessions/session-visibility';
 import type { ContactSearchPosition, MessageSearchPosition, SearchQuery } from './conversation-search';
 import { PostgresSearch } from './postgres-search.repository';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Principal, TenantAccessService } from '@platform/auth';
 import { KeysetCursors, KeysetList } from '@platform/http-common';
-import { sessionVisibilityOf } from '../contact-sessions/session-visibility';
+import { sessionVisibilityOf } from '../sessions/session-visibility';
 import { CONVERSATION_SEARCH, ConversationSearch, Found, SearchQuery } from './conversation-search';
 import { CONTACT_SEARCH_PAGES, MESSAGE_SEARCH_PAGES } from './search-cursors';
 import type { ContactSearchResponse, MessageSearchResponse } from './search.dto';

@@ -1,5 +1,5 @@
 import type { KeysetList } from '@platform/http-common';
-import { timedPages } from '../conversations/messages/message-cursor';
+import { timedPages } from '../messages/message-cursor';
 import type { ContactSearchPosition, MessageSearchPosition } from './conversation-search';
 
 /** The positions of message search results, as their cursors carry them (a session messages cursor is refused here). */

@@ -1,4 +1,4 @@
-import type { SessionDto } from './contact-session.dto';
+import type { SessionDto } from '../contacts/sessions/contact-session.dto';
 
 /** A session row with its last message and summary, as operation 11 and the conversation routes read it. */
 export interface SessionRow {

@@ -3,7 +3,7 @@ import { Principal, TenantAccessService } from '@platform/auth';
 import { PageRequest, pageOffsetOf, sessionListMeta } from '@platform/http-common';
 import { ContactSessionsResponse } from './contact-session.dto';
 import { ContactSessionsRepository } from './contact-sessions.repository';
-import { sessionVisibilityOf } from './session-visibility';
+import { sessionVisibilityOf } from '../../sessions/session-visibility';
 
 export interface ListContactSessionsCommand {
   principal: Principal;

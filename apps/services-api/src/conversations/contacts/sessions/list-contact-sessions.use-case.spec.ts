@@ -4,7 +4,7 @@ import { fake, FakeTenantAccess } from '@platform/testing';
 import type { SessionDto } from './contact-session.dto';
 import type { ContactSessionsRepository } from './contact-sessions.repository';
 import { ListContactSessionsUseCase } from './list-contact-sessions.use-case';
-import type { SessionVisibility } from './session-visibility';
+import type { SessionVisibility } from '../../sessions/session-visibility';
 
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 // Canonical, as the request rule (IsCanonicalUuid) hands it on.

@@ -3,8 +3,8 @@ import type { ConversationMessageDto } from '@platform/conversations';
 import { rows, sql, SqlRunner } from '@platform/database';
 import { isQueryCanceled } from '@platform/errors';
 import { DataSource } from 'typeorm';
-import { SessionVisibility, viewerIDOf, visibleSql } from '../contact-sessions/session-visibility';
-import { messagesStatement } from '../conversations/messages/messages.repository';
+import { SessionVisibility, viewerIDOf, visibleSql } from '../sessions/session-visibility';
+import { messagesStatement } from '../messages/messages.repository';
 import { containsPattern } from '../shortcuts/like-pattern';
 import type { ContactSearchPosition, ConversationSearch, Found, FoundContact, MessageSearchPosition, SearchQuery } from './conversation-search';
 

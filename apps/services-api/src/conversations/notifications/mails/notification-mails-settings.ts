@@ -1,4 +1,4 @@
-import type { ServicesApiConfig } from '../config';
+import type { ServicesApiConfig } from '../../../config';
 
 /** The notification mails' pace (docs/notifications.md, docs/configuration.md). */
 export interface NotificationMailsSettings {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantAccessService } from '@platform/auth';
 import { KeysetCursors } from '@platform/http-common';
-import type { ConversationPrincipal } from '../conversations/sessions/session-access';
+import type { ConversationPrincipal } from '../sessions/session-access';
 import { CONTACT_PAGES } from './contact-cursor';
 import type { ContactsResponse } from './contact.dto';
 import { ContactsRepository, ContactViewer } from './contacts.repository';

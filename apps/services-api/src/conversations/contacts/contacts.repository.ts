@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { visibleSql } from '../contact-sessions/session-visibility';
-import { ExactTimeAndID, exactTimeSql } from '../conversations/exact-time-position';
+import { visibleSql } from '../sessions/session-visibility';
+import { ExactTimeAndID, exactTimeSql } from '../../exact-time-position';
 import type { ContactDto } from './contact.dto';
 
 /** Who lists a tenant's contacts: an operator (every contact), or a plugin connection (those it has sessions with). */

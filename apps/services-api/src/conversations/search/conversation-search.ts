@@ -1,7 +1,7 @@
 import type { TenantScope } from '@platform/auth';
 import type { ConversationMessageDto } from '@platform/conversations';
-import type { SessionVisibility } from '../contact-sessions/session-visibility';
-import type { TimedPosition } from '../conversations/messages/message-cursor';
+import type { SessionVisibility } from '../sessions/session-visibility';
+import type { TimedPosition } from '../messages/message-cursor';
 
 /** One search: the tenant, who asks (what they may see), the text, and where the page starts. */
 export interface SearchQuery<Position> {

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiPartialContentResponse, ApiTags } from 
 import { Auth, CurrentPrincipal } from '@platform/auth';
 import { ApiErrors, TenantParams } from '@platform/http-common';
 import type { FastifyReply } from 'fastify';
-import type { ConversationPrincipal } from '../conversations/sessions/session-access';
+import type { ConversationPrincipal } from '../sessions/session-access';
 import { ContactsQuery, ContactsResponse, DEFAULT_CONTACTS_PER_PAGE } from './contact.dto';
 import { ListContactsUseCase } from './list-contacts.use-case';
 

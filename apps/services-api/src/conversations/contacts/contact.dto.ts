@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIntegerInRange, IsKeysetCursor, IsStringOfLength } from '@platform/http-common';
 import { IsOptional } from 'class-validator';
-import { MAX_CONTACT_HANDLE_LENGTH } from '../conversations/messages/message.dto';
+import { MAX_CONTACT_HANDLE_LENGTH } from '../messages/message.dto';
 
 export const MAX_CONTACTS_PER_PAGE = 100;
 export const DEFAULT_CONTACTS_PER_PAGE = 50;
