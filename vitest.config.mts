@@ -18,7 +18,8 @@ export default defineConfig({
     // The fault suite runs built apps in their own processes: vitest.faults.config.mts.
     exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**'],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
-    setupFiles: ['reflect-metadata'],
+    // Nest's logger keeps its lines and prints them only for a failing test (TEST_LOG=1 prints them all).
+    setupFiles: ['reflect-metadata', 'libs/testing-doubles/src/capture-logs.setup.ts'],
     // Test files share one Redis (and its pub/sub transport): run them one at a time.
     fileParallelism: false,
     testTimeout: 60_000,

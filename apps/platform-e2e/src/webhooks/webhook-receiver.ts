@@ -25,6 +25,8 @@ export class WebhookReceiver {
   private readonly scripts = new Map<string, Answer[]>();
   private readonly always = new Map<string, Answer>();
   private readonly open = new Set<ServerResponse>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly mostInFlight = new Map<string, number>();
 
   private constructor(
     private readonly server: Server,
@@ -60,6 +62,11 @@ export class WebhookReceiver {
     this.open.clear();
   }
 
+  /** The most requests to `path` that were open at one moment: received and not yet answered or given up by the sender. */
+  mostAtOnce(path: string): number {
+    return this.mostInFlight.get(path) ?? 0;
+  }
+
   to(path: string): ReceivedDelivery[] {
     return this.received.filter((delivery) => delivery.path === path);
   }
@@ -71,6 +78,11 @@ export class WebhookReceiver {
   }
 
   private handle(request: IncomingMessage, response: ServerResponse): void {
+    const requestPath = (request.url ?? '/').slice(1);
+    const open = (this.inFlight.get(requestPath) ?? 0) + 1;
+    this.inFlight.set(requestPath, open);
+    this.mostInFlight.set(requestPath, Math.max(open, this.mostInFlight.get(requestPath) ?? 0));
+    response.on('close', () => this.inFlight.set(requestPath, (this.inFlight.get(requestPath) ?? 1) - 1));
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

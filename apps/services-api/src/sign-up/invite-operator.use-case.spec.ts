@@ -5,6 +5,7 @@ import { AppException } from '@platform/errors';
 import { describe, expect, it } from 'vitest';
 import { fake, FakeTenantAccess } from '@platform/testing';
 import { NO_IDEMPOTENCY_KEY } from '@platform/idempotency';
+import { capturedLogs } from '@platform/testing-doubles';
 import type { EmailDomainCheck } from './email-domain-check';
 import { InviteOperatorUseCase } from './invite-operator.use-case';
 import type { InvitationMailJob, SignUpMailJob } from './mail/sign-up-mail.job';
@@ -99,6 +100,7 @@ describe('InviteOperatorUseCase', () => {
     expect(await codeOf(world.useCase().execute(command))).toBe(5016);
     expect(world.withdrawn).toHaveLength(1);
     expect(world.invitations.size).toBe(0);
+    expect(capturedLogs.lines('SignUp').map(({ level, message }) => [level, (message as { err: Error }).err.message])).toContainEqual(['error', 'connect ECONNREFUSED']);
   });
 
   it('still answers 503 5016 when the withdrawal is lost too (the row is unusable: its token was never sent)', async () => {
