@@ -70,6 +70,19 @@ const camelCaseRepositoryRows = {
   message: 'A repository returns camelCase rows: alias the column in the statement (tenant_id AS "tenantID") or map the row before returning it.',
 };
 
+/**
+ * A row type is camelCase wherever it lives (docs/data-access.md#typed-sql): an exported type named
+ * *Row or *Rows is shared between repositories, so it is what they hand on, however many files away from
+ * the statement it is declared.
+ */
+const camelCaseRowTypes = {
+  selector: [
+    `ExportNamedDeclaration > TSInterfaceDeclaration[id.name=/Rows?$/] TSPropertySignature[${SNAKE_CASE_KEY}]`,
+    `ExportNamedDeclaration > TSTypeAliasDeclaration[id.name=/Rows?$/] TSPropertySignature[${SNAKE_CASE_KEY}]`,
+  ].join(', '),
+  message: 'A row type is camelCase: alias the column in the statement (tenant_id AS "tenantID"), wherever the type is declared.',
+};
+
 /** Only access checks grant a TenantScope (docs/data-access.md#tenant-scope). */
 const grantOnlyInAccessChecks = {
   name: '@platform/auth',
@@ -168,9 +181,15 @@ export default [
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: ['libs/auth/src/**', 'apps/plugins-helpdesk/src/helpdesk-access/**', '**/*.spec.ts', '**/*.e2e-spec.ts', 'apps/*/test/**'],
     rules: {
-      'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole],
+      'no-restricted-syntax': ['error', noTenantScopeCast, dtoSuffixByRole, camelCaseRowTypes],
       'no-restricted-imports': ['error', { paths: [grantOnlyInAccessChecks] }],
     },
+  },
+  {
+    // Access-check code may grant a TenantScope (above); its row types are still camelCase.
+    files: ['libs/auth/src/**/*.ts', 'apps/plugins-helpdesk/src/helpdesk-access/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', camelCaseRowTypes] },
   },
   {
     files: ['apps/**/*.repository.ts', 'libs/**/*.repository.ts'],

@@ -18,8 +18,10 @@ import { detachedFromRequest } from '@platform/observability';
  * closes.
  *
  * Shared by the apps' outboxes: core-tenants' billing cancellations and
- * install reconciliation (one lane), services-api's webhook deliveries
- * (WEBHOOK_DELIVERY_CONCURRENCY lanes).
+ * install reconciliation, services-api's notification fan-out, notification
+ * mails and presence reconciler, the real-time gateway's relay (one lane
+ * each), services-api's routing (a few passes at once) and its webhook
+ * deliveries (WEBHOOK_DELIVERY_CONCURRENCY lanes).
  */
 export abstract class DueWorkLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loopLogger = new Logger(this.constructor.name);

@@ -14,7 +14,7 @@ import { sessionView } from './conversations.fakes';
 /**
  * A session's transitions over repository doubles that keep the session as
  * it is, from `before`: `written` lists, in order, what reached the database
- * (`close`, `join <operator>`, `enqueue clear`...), each marked when it was
+ * (`close`, `join <operator>`, `transfer <operator>`, `enqueue clear`...), each marked when it was
  * not done in the transaction, then `commit`, and what happened after it
  * (`nudge fan-out`); `webhookEvents` the events appended.
  */
@@ -39,6 +39,14 @@ export function sessionChangesOver(before: SessionView) {
     close: async (used: SqlRunner) => {
       written.push(`close${inTransaction(used)}`);
       current = sessionView({ ...current.session, sessionState: 'closed', sessionActive: false, closedAt: '2026-11-28T13:00:00.000Z' });
+    },
+    transfer: async (used: SqlRunner, _scope: unknown, _sessionID: string, operatorID: string) => {
+      written.push(`transfer ${operatorID}${inTransaction(used)}`);
+      // The previous assignee stays a participant, the new one is no longer one (the repository's TRANSFER).
+      const previous = current.session.operatorID;
+      const kept = current.session.operatorParticipantsIDs.filter((id) => id !== operatorID);
+      const participants = previous && previous !== operatorID && !kept.includes(previous) ? [...kept, previous] : kept;
+      current = sessionView({ ...current.session, operatorID, operatorParticipantsIDs: participants });
     },
     join: async (used: SqlRunner, _scope: unknown, _sessionID: string, operatorID: string) => {
       written.push(`join ${operatorID}${inTransaction(used)}`);

@@ -41,11 +41,11 @@ export class WebhookEventEntity {
   @Column({ type: 'jsonb', nullable: true })
   headers!: Record<string, string> | null;
 
-  /** The previous release's dispatcher mark: no longer written (each consumer's claim state is `outbox_pending`); dropped once no replica of that release runs. */
+  /** Unwritten (each consumer's claim state is its `outbox_pending` rows): kept while a replica of the release before, which reads it, may run beside this one in a rolling upgrade. */
   @Column({ name: 'dispatched_at', type: 'timestamptz', nullable: true })
   dispatchedAt!: Date | null;
 
-  /** The previous release's relay mark, no longer written, like `dispatched_at`. */
+  /** Unwritten, and kept for the same reason as `dispatched_at`: the real-time relay's mark of the release before. */
   @Column({ name: 'streamed_at', type: 'timestamptz', nullable: true })
   streamedAt!: Date | null;
 }

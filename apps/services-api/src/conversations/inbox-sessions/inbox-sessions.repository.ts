@@ -3,7 +3,7 @@ import type { TenantScope } from '@platform/auth';
 import { ConversationSessionDto, sessionStateOf } from '@platform/conversations';
 import { firstRow, rows, sql, Sql } from '@platform/database';
 import { DataSource } from 'typeorm';
-import { SessionRow, toDto } from '../sessions/session-row';
+import { SESSION_ROW_COLUMNS, SessionRow, toDto } from '../sessions/session-row';
 import { SessionVisibility, viewerIDOf, visibleSql } from '../sessions/session-visibility';
 import type { ExactTimeAndID } from '../../exact-time-position';
 import { exactTimeSql } from '../../exact-time-position';
@@ -51,10 +51,7 @@ function pageText(kind: QueueVisibility['kind'], filters: { state?: QueueState; 
           ORDER BY ${activity} DESC, v.id DESC
           LIMIT $5
        )
-       SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
-              s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
-              m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
-              ss.summary, ${exactTimeSql('page.activity_at')} AS activity_exact
+       SELECT ${SESSION_ROW_COLUMNS}, ${exactTimeSql('page.activity_at')} AS activity_exact
          FROM page
          JOIN sessions s ON s.id = page.id
          LEFT JOIN messages m ON m.id = s.last_message_id

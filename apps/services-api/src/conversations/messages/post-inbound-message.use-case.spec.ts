@@ -1,5 +1,6 @@
-import { fake, FakeTenantAccess, RecordingWebhookEvents, transactionOn } from '@platform/testing';
-import type { SqlRunner } from '@platform/database';
+import { fake, FakeTenantAccess, RecordingWebhookEvents } from '@platform/testing';
+import { runTransaction, SqlRunner } from '@platform/database';
+import type { DataSource } from 'typeorm';
 import { describe, expect, it } from 'vitest';
 import { ConversationEvents } from '../conversation-events';
 import { CONNECTION_ID, INBOX_ID, OPERATOR_ID, SESSION_ID, sessionView, TENANT_ID } from '../../../test/doubles/conversations.fakes';
@@ -37,6 +38,14 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
   const calls: string[] = [];
   const webhookEvents = new RecordingWebhookEvents();
   let existing = options.existing ?? false;
+  // Commits through runTransaction, as the real repository: hooks registered with afterCommit run once committed.
+  const committing = fake<DataSource>({
+    transaction: async <T>(work: (manager: SqlRunner) => Promise<T>): Promise<T> => {
+      const result = await work(runner);
+      calls.push('commit');
+      return result;
+    },
+  } as Partial<DataSource>);
   const view = sessionView(options.assignee ? { operatorID: options.assignee, sessionState: 'assigned' } : {});
   const useCase = new PostInboundMessageUseCase(
     new FakeTenantAccess().asAccess(),
@@ -47,7 +56,7 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
       view: async () => view,
     }),
     fake<MessagesRepository>({
-      transaction: transactionOn(runner),
+      transaction: <T>(work: (runner: SqlRunner) => Promise<T>): Promise<T> => runTransaction(committing, work),
       byChannelMessageID: async () => (existing ? stored : undefined),
       insertInbound: async () => {
         if (options.conflict) {
@@ -82,27 +91,27 @@ function setUp(options: { existing?: boolean; opened?: boolean; assignee?: strin
 }
 
 describe('PostInboundMessageUseCase', () => {
-  it('opens a queued session: the session and message events in its transaction, one fan-out recorded, the loop nudged', async () => {
+  it('opens a queued session: the session and message events in its transaction, one fan-out recorded, the loop nudged once it committed', async () => {
     const { post, calls, webhookEvents, runner } = setUp({ opened: true });
     const posted = await post();
     expect(posted.created).toBe(true);
     expect(webhookEvents.types()).toEqual(['session.opened', 'message.created']);
     expect(webhookEvents.events.every((entry) => entry.runner === runner && entry.event.subject === `session:${SESSION_ID}`)).toBe(true);
     expect(webhookEvents.events[1].event.data).toMatchObject({ sessionID: SESSION_ID, pluginConnectionID: CONNECTION_ID, listed: true, operatorID: null, participantIDs: [], message: stored.message });
-    expect(calls).toEqual(['enqueue notify', 'nudge']);
+    expect(calls).toEqual(['enqueue notify', 'commit', 'nudge']);
   });
 
   it("notifies an assigned session's assignee directly, with their counts in the message's transaction, and records no fan-out", async () => {
     const { post, calls, webhookEvents } = setUp({ assignee: OPERATOR_ID });
     await post();
     expect(webhookEvents.types()).toEqual(['message.created']);
-    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `counts ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`]);
+    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `counts ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`, 'commit']);
   });
 
   it('announces no counts when the assignee had an unread notification of the session already (their counts did not move)', async () => {
     const { post, calls } = setUp({ assignee: OPERATOR_ID, alreadyUnread: true });
     await post();
-    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`]);
+    expect(calls).toEqual([`notify ${OPERATOR_ID}`, `mail contactWrote ${OPERATOR_ID}`, 'commit']);
   });
 
   it('answers a channel message id the inbox has with that message, writing nothing', async () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PluginConnectionPrincipal, TenantAccessService, TenantScope } from '@platform/auth';
+import { afterCommit } from '@platform/database';
 import { AppException } from '@platform/errors';
 import { NotificationMailsRepository } from '../notifications/mails/delivery/notification-mails.repository';
 import { ConversationEvents } from '../conversation-events';
@@ -87,7 +88,10 @@ export class PostInboundMessageUseCase {
           const notified = await this.fanouts.notifyOperator(runner, scope, { operatorID: assignee, inboxID: live.inboxID, sessionID });
           if (notified) await this.countEvents.announce(runner, scope, [assignee]);
           await this.mails.record(runner, scope, { operatorID: assignee, kind: 'contactWrote', sessionID, messageID: stored.message.messageID });
-        } else await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
+        } else {
+          await this.fanouts.enqueue(runner, scope, sessionID, 'notify');
+          afterCommit(runner, 'notification-fanout', () => this.fanoutWorker.nudge());
+        }
         if (opened) {
           await this.events.session(runner, scope, 'session.opened', view, {});
           await this.routingRequests.request(runner, scope.tenantID);
@@ -95,7 +99,6 @@ export class PostInboundMessageUseCase {
         await this.events.session(runner, scope, 'message.created', view, { message: stored.message });
         return { message: stored.message, session: view.session };
       });
-      if (posted.session.operatorID === null) this.fanoutWorker.nudge();
       return { created: true, posted };
     } catch (error) {
       if (!(error instanceof AlreadyStored)) throw error;

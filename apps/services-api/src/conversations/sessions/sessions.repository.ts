@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantScope } from '@platform/auth';
 import { ConversationSessionDto, sessionStateOf } from '@platform/conversations';
 import { firstRow, run, sql, SqlRunner, TransactionalRepository } from '@platform/database';
-import { SessionRow, toDto } from './session-row';
+import { SESSION_ROW_COLUMNS, SessionRow, toDto } from './session-row';
 
 /** A session as the conversation routes show it, with the inbox's channel plugin connection. */
 export interface SessionView {
@@ -13,10 +13,7 @@ export interface SessionView {
 type ViewRow = SessionRow & { plugin_connection_id: string | null };
 
 /** The columns operation 11 reads (session-row.ts), and the inbox's connection. */
-const VIEW = `SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
-                     s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
-                     m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
-                     ss.summary, i.plugin_connection_id
+const VIEW = `SELECT ${SESSION_ROW_COLUMNS}, i.plugin_connection_id
                 FROM sessions s
                 JOIN inboxes i ON i.id = s.inbox_id
                 LEFT JOIN messages m ON m.id = s.last_message_id

@@ -35,6 +35,11 @@ import { AttemptOutcome, WebhookSender } from './webhook-sender';
  * and a claim that reads them needs nothing kept in step. The same shape as
  * core-tenants' billing cancellations (BillingCancellationWorker).
  *
+ * New events are found by the poll alone (docs/webhooks.md): every app
+ * appends to the outbox, most from other processes, so the poll is what
+ * bounds an event's wait whoever emitted it; a re-send or a test event,
+ * due at once, nudges.
+ *
  * Attempts run WEBHOOK_DELIVERY_CONCURRENCY at a time per replica (the
  * loop's lanes), never two for one endpoint across replicas, each within
  * WEBHOOK_DELIVERY_TIMEOUT_MS: a receiver that hangs holds one lane for that

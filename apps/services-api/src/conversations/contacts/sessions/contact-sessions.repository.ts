@@ -3,7 +3,7 @@ import type { TenantScope } from '@platform/auth';
 import { firstRow, rows, sql } from '@platform/database';
 import { DataSource } from 'typeorm';
 import { SessionDto } from './contact-session.dto';
-import { SessionRow, toDto } from '../../sessions/session-row';
+import { SESSION_ROW_COLUMNS, SessionRow, toDto } from '../../sessions/session-row';
 import { SessionVisibility, viewerIDOf, visibleSql } from '../../sessions/session-visibility';
 
 type Kind = SessionVisibility['kind'];
@@ -26,10 +26,7 @@ function pageText(kind: Kind): string {
           ORDER BY v.last_activity_at DESC, v.id DESC
          OFFSET ${offsetParameter} LIMIT ${limitParameter}
        ), page_rows AS (
-         SELECT s.id, s.tenant_id, s.contact_id, s.inbox_id, s.operator_id, s.operator_participants_ids, s.channel, s.type,
-                s.active, s.listed, s.last_message_id, s.created_at, s.updated_at, s.closed_at, s.manual_at, s.queued_at,
-                m.direction AS message_direction, m.key AS message_key, m.status AS message_status, m.value AS message_value,
-                ss.summary, page.last_activity_at AS page_activity
+         SELECT ${SESSION_ROW_COLUMNS}, page.last_activity_at AS page_activity
            FROM page
            JOIN sessions s ON s.id = page.id
            LEFT JOIN messages m ON m.id = s.last_message_id
