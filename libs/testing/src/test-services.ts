@@ -1,8 +1,7 @@
 import { ensureReachable, postgresDependency, redisDependency } from '@platform/config';
 import { RedisCompatibleServer, startEmbeddedPostgres } from '@platform/local-services';
 import { freePort } from './free-port';
-import { DEFAULT_ADMIN_DATABASE_URL } from './test-database';
-import { DEFAULT_TEST_REDIS_URL } from './test-redis';
+import { DEFAULT_ADMIN_DATABASE_URL, DEFAULT_TEST_REDIS_URL } from '@platform/test-support';
 
 const say = (line: string) => process.stdout.write(`[test services] ${line}\n`);
 

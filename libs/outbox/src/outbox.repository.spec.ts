@@ -1,9 +1,10 @@
 import { trustedTenantScope } from '@platform/auth';
 import { MIGRATIONS } from '@platform/database';
-import { OutboxConsumer, OutboxRepository } from '@platform/outbox';
-import { createTestDataSource, FixtureBuilder } from '@platform/testing';
+import { createTestDataSource, insertTenant } from '@platform/test-support';
 import type { DataSource, EntityManager } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { OutboxConsumer } from './outbox-consumers';
+import { OutboxRepository } from './outbox.repository';
 
 /**
  * The outbox's SQL (libs/outbox) against PostgreSQL: the append and the
@@ -11,9 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
  * each consumer's claim on its own state (oldest first, batched, one replica
  * of a consumer at a time, nothing another consumer holds in the way), the
  * retention sweep's window over every consumer, and the migration that
- * carried the previous marks over. Here rather than beside the repository:
- * libs/testing builds on the libraries that append, so a library's own
- * specs cannot use the test database (docs/testing.md).
+ * carried the previous marks over, on a test database of libs/test-support
+ * (docs/testing.md).
  */
 describe('OutboxRepository', () => {
   let close: () => Promise<void>;
@@ -25,9 +25,8 @@ describe('OutboxRepository', () => {
   beforeAll(async () => {
     ({ dataSource, close } = await createTestDataSource(6));
     outbox = new OutboxRepository(dataSource);
-    const fixtures = new FixtureBuilder(dataSource);
-    tenantID = await fixtures.tenant();
-    otherTenantID = await fixtures.tenant();
+    tenantID = await insertTenant(dataSource);
+    otherTenantID = await insertTenant(dataSource);
   });
   afterAll(() => close?.());
   beforeEach(async () => {

@@ -1,17 +1,17 @@
-import { AuditAction, AuditEventsRepository, NewAuditEvent } from '@platform/audit';
 import { trustedTenantScope } from '@platform/auth';
-import { createTestDataSource, FixtureBuilder } from '@platform/testing';
+import { createTestDataSource, insertTenant } from '@platform/test-support';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AuditAction } from './audit-actions';
+import { AuditEventsRepository, NewAuditEvent } from './audit-events.repository';
 
 /**
  * The audit log's SQL (libs/audit) against PostgreSQL: the append and the
  * camelCase row it reads back, tenant scoping, the list's order (newest
  * first, the id breaking ties of one instant) and its pages, each filter and
- * the half-open range, and the retention sweep's bounded batches. Here rather
- * than beside the repository: libs/testing builds on libs/audit, so the
- * library's own specs cannot use the test database (docs/testing.md).
+ * the half-open range, and the retention sweep's bounded batches, on a test
+ * database of libs/test-support (docs/testing.md).
  */
 describe('AuditEventsRepository', () => {
   const ACTOR = '9c8b7a6d-5e4f-4321-8abc-def012345678';
@@ -25,9 +25,8 @@ describe('AuditEventsRepository', () => {
   beforeAll(async () => {
     ({ dataSource, close } = await createTestDataSource(2));
     events = new AuditEventsRepository(dataSource);
-    const fixtures = new FixtureBuilder(dataSource);
-    tenantID = await fixtures.tenant();
-    otherTenantID = await fixtures.tenant();
+    tenantID = await insertTenant(dataSource);
+    otherTenantID = await insertTenant(dataSource);
   });
   afterAll(() => close?.());
   beforeEach(async () => {

@@ -1,17 +1,17 @@
-import { IdempotencyKeysRepository, KeyScope, NewClaim } from '@platform/idempotency';
-import { createTestDataSource } from '@platform/testing';
+import { createTestDataSource } from '@platform/test-support';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { KeyScope, NewClaim } from './idempotency-key-store';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /**
  * The idempotency keys' SQL (libs/idempotency) against PostgreSQL: the claim
  * of a free key, of one past its retention and of one whose execution's lease
  * lapsed (same request only), the answer kept and read back, the release,
  * each app's and principal's and tenant's own rows, and the sweep's batches.
- * Every instant is the caller's, so none is read from a clock here. Here
- * rather than beside the repository: a library's specs may not import
- * libs/testing (docs/testing.md).
+ * Every instant is the caller's, so none is read from a clock here. On a
+ * test database of libs/test-support (docs/testing.md).
  */
 describe('IdempotencyKeysRepository', () => {
   let close: () => Promise<void>;
