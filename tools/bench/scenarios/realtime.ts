@@ -15,7 +15,7 @@ import { BenchContext } from '../context';
 import { startProcess, stopProcess, waitForHttp } from '../harness';
 import { cpuMicrosecondsOf, peakRssMebibytesOf, rssMebibytesOf } from '../process-usage';
 import { RealtimeClientPool } from '../realtime-client-pool';
-import { podShape } from './memory';
+import { podShape } from './memory/manifests';
 
 /** Sockets one gateway holds idle for the memory figure: the goal's 10,000 by default. */
 const IDLE_SOCKETS = Number(process.env.BENCH_REALTIME_IDLE_SOCKETS ?? 10_000);
