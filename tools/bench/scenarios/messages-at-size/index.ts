@@ -38,7 +38,8 @@ function databaseName(size: number): string {
 
 async function preparedDatabase(context: BenchContext, size: number, reseed: boolean): Promise<string> {
   const name = databaseName(size);
-  const kept = !reseed && (await databaseExists(context.databaseUrl, name));
+  // A database whose seed never finished (no bench_seed row) is made again.
+  const kept = !reseed && (await databaseExists(context.databaseUrl, name)) && (await isSeeded(databaseUrlNamed(context.databaseUrl, name)));
   const databaseUrl = kept ? databaseUrlNamed(context.databaseUrl, name) : await recreateDatabase(context.databaseUrl, name);
   await runMigrations(databaseUrl);
   const client = new Client({ connectionString: databaseUrl });
@@ -51,6 +52,16 @@ async function preparedDatabase(context: BenchContext, size: number, reseed: boo
     await client.end();
   }
   return databaseUrl;
+}
+
+async function isSeeded(databaseUrl: string): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await seeded(client)) !== undefined;
+  } finally {
+    await client.end();
+  }
 }
 
 async function measureAt(context: BenchContext, databaseUrl: string, size: number): Promise<void> {
