@@ -8,6 +8,8 @@ export interface BenchContext {
   env: Record<string, string>;
   /** First of the loopback ports a scenario may use (it owns portBase..portBase+9). */
   portBase: number;
+  /** The command line's `--name value` (or bare `--name`: '') options, for the scenarios that take any. */
+  options: Record<string, string>;
 }
 
 export async function recreateDatabase(adminUrl: string, name: string): Promise<string> {
@@ -19,7 +21,23 @@ export async function recreateDatabase(adminUrl: string, name: string): Promise<
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return databaseUrlNamed(adminUrl, name);
+}
+
+/** The URL of another database on the same server. */
+export function databaseUrlNamed(url: string, name: string): string {
+  const named = new URL(url);
+  named.pathname = `/${name}`;
+  return named.toString();
+}
+
+/** Whether the server holds a database of that name (a scenario's kept data set). */
+export async function databaseExists(url: string, name: string): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrlNamed(url, 'postgres') });
+  await client.connect();
+  try {
+    return (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
 }

@@ -7,6 +7,7 @@ import { cpuPerRequest } from './cpu-per-request';
 import { emailVerification } from './email-verification';
 import { helpdeskRefresh } from './helpdesk-refresh';
 import { memory } from './memory';
+import { messagesAtSize } from './messages-at-size';
 import { partitioning } from './partitioning';
 import { pluginConnections } from './plugin-connections';
 import { processingTraces } from './processing-traces';
@@ -32,6 +33,7 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   realtime,
   'search-at-size': searchAtSize,
   'queue-at-size': queueAtSize,
+  'messages-at-size': messagesAtSize,
   routing,
   console: operatorConsole,
 };

@@ -141,4 +141,14 @@ describe('SessionsRepository', () => {
     expect(await sessions.view(scope(), open)).toBeDefined();
     expect(await dataSource.query('SELECT id FROM messages WHERE session_id = $1', [old[0]])).toEqual([]);
   });
+
+  it('finds by index every row the retention sweep deletes or nulls through a foreign key, so a batch costs its own rows whatever the store holds', async () => {
+    // A session's or message's delete reaches these rows by their foreign key's columns; without an index leading with them, each deleted row scans the table.
+    const unindexed = await dataSource.query(
+      `SELECT c.conname AS name FROM pg_constraint c
+        WHERE c.contype = 'f' AND c.confrelid IN ('sessions'::regclass, 'messages'::regclass) AND c.confdeltype IN ('c', 'n')
+          AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.conrelid AND (i.indkey::int2[])[0:cardinality(c.conkey) - 1] = c.conkey::int2[])`,
+    );
+    expect(unindexed).toEqual([]);
+  });
 });
