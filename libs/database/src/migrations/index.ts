@@ -23,6 +23,7 @@ import { ContactDirectory1765260000000 } from './1765260000000-contact-directory
 import { OperatorPresence1765300000000 } from './1765300000000-operator-presence';
 import { OperatorSocketLeases1765310000000 } from './1765310000000-operator-socket-leases';
 import { NotificationMails1765340000000 } from './1765340000000-notification-mails';
+import { DropDuplicateContactsIndex1765350000000 } from './1765350000000-drop-duplicate-contacts-index';
 import { InboxRouting1765320000000 } from './1765320000000-inbox-routing';
 
 /** Every migration, oldest first. A new migration is appended here. */
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   OperatorSocketLeases1765310000000,
   NotificationMails1765340000000,
   InboxRouting1765320000000,
+  DropDuplicateContactsIndex1765350000000,
 ];
