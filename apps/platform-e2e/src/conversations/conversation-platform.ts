@@ -74,7 +74,11 @@ export async function startConversationPlatform(env: Record<string, string> = {}
   };
 }
 
-/** Every conversation event type. */
+/**
+ * Every conversation event type of the catalog (libs/webhooks) but `notifications.counts`:
+ * an operator's totals, which move with nearly every step and have their own specs
+ * (apps/platform-e2e/src/realtime/notification-counts-live.e2e-spec.ts).
+ */
 export const CONVERSATION_EVENT_TYPES = [
   'message.created',
   'message.statusChanged',
@@ -83,6 +87,7 @@ export const CONVERSATION_EVENT_TYPES = [
   'session.transferred',
   'session.participantJoined',
   'session.closed',
+  'session.requeued',
   'notifications.read',
 ];
 

@@ -24,6 +24,7 @@ import { OperatorPresence1765300000000 } from './1765300000000-operator-presence
 import { OperatorSocketLeases1765310000000 } from './1765310000000-operator-socket-leases';
 import { NotificationMails1765340000000 } from './1765340000000-notification-mails';
 import { SessionLastMessageIndex1765350000000 } from './1765350000000-session-last-message-index';
+import { DropDuplicateContactsIndex1765360000000 } from './1765360000000-drop-duplicate-contacts-index';
 import { InboxRouting1765320000000 } from './1765320000000-inbox-routing';
 
 /** Every migration, oldest first. A new migration is appended here. */
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   NotificationMails1765340000000,
   InboxRouting1765320000000,
   SessionLastMessageIndex1765350000000,
+  DropDuplicateContactsIndex1765360000000,
 ];
