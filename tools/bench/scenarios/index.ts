@@ -14,6 +14,7 @@ import { queueAtSize } from './queue-at-size';
 import { realtime } from './realtime';
 import { routing } from './routing';
 import { searchAtSize } from './search-at-size';
+import { statementPath } from './statement-path';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -34,4 +35,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'queue-at-size': queueAtSize,
   routing,
   console: operatorConsole,
+  'statement-path': statementPath,
 };
