@@ -7,9 +7,9 @@
  * transaction TypeORM makes a QueryRunner per statement, and inside one each
  * statement goes through the runner's broadcasts, logging hooks and promise
  * layers: per statement, measured against the same statement on the same
- * pooled connection, ~20 µs of CPU on the DataSource and ~25 µs in a
+ * pooled connection, ~20 µs of CPU on the DataSource and up to ~10 µs in a
  * transaction (`npm run bench -- statement-path`), a statement itself
- * costing pg ~70-95 µs.
+ * costing pg ~80-110 µs.
  *
  * The pool is TypeORM's own (`driver.master`), not a second one: one budget
  * of connections per replica (`DATABASE_POOL_SIZE`, what PgBouncer and
