@@ -8,6 +8,7 @@ export { runMigrations } from './run-migrations';
 export { firstRow, rows, run, sql } from './typed-sql';
 export { TransactionalRepository } from './transactional-repository';
 export type { Sql, SqlResult, SqlRunner } from './typed-sql';
+export type { SqlExecutor } from './sql-executor';
 export { deleteInBatches, PeriodicSweep } from './expiry-sweep';
 export { PRESENCE_STATUSES } from './presence-statuses';
 export type { PresenceStatus } from './presence-statuses';

@@ -15,6 +15,7 @@ import { queueAtSize } from './queue-at-size';
 import { realtime } from './realtime';
 import { routing } from './routing';
 import { searchAtSize } from './search-at-size';
+import { statementPath } from './statement-path';
 import { tenantsList } from './tenants-list';
 
 /** Every benchmark scenario, by the name `npm run bench -- <name>` selects it with. */
@@ -36,4 +37,5 @@ export const SCENARIOS: Record<string, (context: BenchContext) => Promise<void>>
   'messages-at-size': messagesAtSize,
   routing,
   console: operatorConsole,
+  'statement-path': statementPath,
 };
