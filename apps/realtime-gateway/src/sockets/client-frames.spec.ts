@@ -4,7 +4,7 @@ import { SocketLeases } from '../presence/socket-leases';
 import { ChannelRequestForwarder } from './channel-request-forwarder';
 import { ClientFrames } from './client-frames';
 import { CLOSE_CODES } from './frames';
-import { subscriberDouble } from './socket-doubles';
+import { subscriberDouble } from '../../test/doubles/sockets.fakes';
 import { SocketSubscription } from './socket-subscription';
 
 afterEach(() => {

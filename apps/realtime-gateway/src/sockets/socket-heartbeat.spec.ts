@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CLOSE_CODES } from './frames';
 import { OpenSockets } from './open-sockets';
 import { SocketHeartbeat } from './socket-heartbeat';
-import { subscriberDouble } from './socket-doubles';
+import { subscriberDouble } from '../../test/doubles/sockets.fakes';
 
 const heartbeatOver = (...subscribers: ReturnType<typeof subscriberDouble>['subscriber'][]) =>
   new SocketHeartbeat(fake<OpenSockets>({ [Symbol.iterator]: () => subscribers[Symbol.iterator]() }), { heartbeatMs: 30_000 });

@@ -4,7 +4,7 @@ import { fake } from '@platform/testing-doubles';
 import { describe, expect, it } from 'vitest';
 import { CLOSE_CODES } from './frames';
 import { OpenSockets } from './open-sockets';
-import { subscriberDouble } from './socket-doubles';
+import { subscriberDouble } from '../../test/doubles/sockets.fakes';
 import { SocketRevocation } from './socket-revocation';
 import { Subscriber } from './subscriber';
 

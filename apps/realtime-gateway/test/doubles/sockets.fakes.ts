@@ -1,7 +1,7 @@
 import type { Principal } from '@platform/auth';
 import { fake } from '@platform/testing-doubles';
 import type WebSocket from 'ws';
-import { SocketIdentity, Subscriber } from './subscriber';
+import { SocketIdentity, Subscriber } from '../../src/sockets/subscriber';
 
 /** A test's socket: the frames it was sent (by type), its closes, pings and terminations. */
 export function socketDouble() {
