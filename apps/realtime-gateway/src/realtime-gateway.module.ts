@@ -9,8 +9,15 @@ import { LEASE_REFRESH_MS, SocketLeases } from './presence/socket-leases';
 import { OUTBOX_COMMITTED_CHANNEL, OutboxNudgeListener } from './relay/outbox-nudge-listener';
 import { OutboxRelay, RELAY_POLL_MS } from './relay/outbox-relay';
 import { ChannelRequestForwarder, FORWARD_SETTINGS, ForwardSettings } from './sockets/channel-request-forwarder';
+import { ClientFrames } from './sockets/client-frames';
+import { OpenSockets } from './sockets/open-sockets';
 import { RealtimeSockets } from './sockets/realtime-sockets';
+import { SocketHeartbeat } from './sockets/socket-heartbeat';
+import { SocketRevocation } from './sockets/socket-revocation';
 import { SOCKET_SETTINGS, SocketSettings } from './sockets/socket-settings';
+import { SocketSlots } from './sockets/socket-slots';
+import { SocketSubscription } from './sockets/socket-subscription';
+import { SocketUpgrade } from './sockets/socket-upgrade';
 import { StreamFanOut } from './sockets/stream-fan-out';
 import { UpgradeAuthentication } from './sockets/upgrade-authentication';
 import { STREAM_SETTINGS, StreamSettings, TenantStreams } from './streams/tenant-streams';
@@ -64,6 +71,13 @@ export class RealtimeGatewayModule {
         StreamFanOut,
         UpgradeAuthentication,
         ChannelRequestForwarder,
+        OpenSockets,
+        SocketSlots,
+        SocketUpgrade,
+        SocketSubscription,
+        ClientFrames,
+        SocketHeartbeat,
+        SocketRevocation,
         RealtimeSockets,
       ],
     };

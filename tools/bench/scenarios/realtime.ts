@@ -1,4 +1,4 @@
-import { ChildProcess } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -43,6 +43,13 @@ const LOSS = { sockets: 500, rate: 50 };
 const APPEND_CONCURRENCY = 8;
 /** With it set, the idle gateway writes a heap snapshot there before and after its sockets open (heap-summary.ts reads them). */
 const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+/**
+ * `on` pins the load generator's processes to core 0 and the gateways to core
+ * 1 (`taskset`), so neither waits for the other's core and the latency is
+ * the gateways'; PostgreSQL, Redis and the bench's appends stay free to run
+ * on either. Off by default: a machine of one core cannot split.
+ */
+const PIN = process.env.BENCH_REALTIME_PIN === 'on';
 /** Descriptors a process needs besides its sockets (modules, pools, pipes). */
 const SPARE_DESCRIPTORS = 512;
 
@@ -106,11 +113,16 @@ export async function realtime(context: BenchContext): Promise<void> {
   await redis.connect();
   const nudges = new OutboxNudges(redis, outboxCommittedChannel(transportNamespaceOf({ ...context.env, DATABASE_URL: context.databaseUrl })));
   const clients = RealtimeClientPool.start(CLIENT_PROCESSES);
-  process.stdout.write(`\nGateway ${GATEWAY_SCRIPT}, NODE_OPTIONS ${pod.env.NODE_OPTIONS ?? '(none)'} (the pod's); clients in ${CLIENT_PROCESSES} processes; relay poll ${RELAY_POLL_MS} ms, ${NUDGE ? 'nudged on commit' : 'not nudged'}.\n`);
+  if (PIN) for (const pid of clients.pids) pinToCore(pid, 0);
+  process.stdout.write(
+    `\nGateway ${GATEWAY_SCRIPT}, NODE_OPTIONS ${pod.env.NODE_OPTIONS ?? '(none)'} (the pod's); clients in ${CLIENT_PROCESSES} processes; relay poll ${RELAY_POLL_MS} ms, ${NUDGE ? 'nudged on commit' : 'not nudged'}` +
+      `${PIN ? '; clients pinned to core 0, gateways to core 1' : ''}.\n`,
+  );
   try {
     for (const port of ports) {
       if (gateways.length === 0) startedAt = performance.now();
       const child = await startProcess(GATEWAY_SCRIPT, env(port));
+      if (PIN) pinToCore(child.pid as number, 1);
       gateways.push({ process: child, pid: child.pid as number, url: `ws://127.0.0.1:${port}/v1/realtime` });
       await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 90_000);
     }
@@ -177,7 +189,7 @@ export async function realtime(context: BenchContext): Promise<void> {
         `\nFan-out: ${row.rate} events/s for ${SECONDS} s to ${row.sockets} sockets on two gateways: ${counts.frames} of ${sent * row.sockets} frames ` +
           `(${row.sockets - counts.open} sockets closed), commit-to-socket p50 ${p50} ms, p99 ${p99} ms, max ${max} ms. ` +
           `Gateways' CPU ${Math.round(gatewayCpu / sent)} µs per event, ${(gatewayCpu / Math.max(1, counts.frames)).toFixed(2)} µs per frame, ` +
-          `${((gatewayCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% of a core; clients' ${((clientCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% ` +
+          `${((gatewayCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% of a core; clients' ${(clientCpu / Math.max(1, counts.frames)).toFixed(2)} µs per frame, ${((clientCpu / 1e6 / wallSeconds) * 100).toFixed(0)}% ` +
           `(load average ${load.toFixed(1)} -> ${loadavg()[0].toFixed(1)}). Gateway 0's profile: ${rowFrom} s to ${since()} s.\n`,
       );
       await clients.close();
@@ -275,3 +287,8 @@ async function appendAtRate(dataSource: DataSource, nudges: OutboxNudges, tenant
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Binds every thread of `pid` to one core (util-linux `taskset`; the run stops if it is missing). */
+function pinToCore(pid: number, core: number): void {
+  execFileSync('taskset', ['-a', '-cp', String(core), String(pid)], { stdio: 'ignore' });
+}
