@@ -30,7 +30,10 @@ export async function provideTestServices(): Promise<() => Promise<void>> {
     stops.push(() => postgres.stop());
     say(`no PostgreSQL on 127.0.0.1:5432 and no TEST_DATABASE_ADMIN_URL: using an embedded PostgreSQL on 127.0.0.1:${port}`);
   }
-  if (!process.env.TEST_REDIS_URL && !(await answers(ensureReachable([redisDependency(DEFAULT_TEST_REDIS_URL)], 0)))) {
+  if (process.env.TEST_REDIS_CLUSTER_NODES) {
+    // A cluster the run was given (`npm run test:redis-cluster`): nothing to start, and no in-memory stand-in.
+    say(`Redis Cluster at ${process.env.TEST_REDIS_CLUSTER_NODES}`);
+  } else if (!process.env.TEST_REDIS_URL && !(await answers(ensureReachable([redisDependency(DEFAULT_TEST_REDIS_URL)], 0)))) {
     const redis = await RedisCompatibleServer.start();
     process.env.TEST_REDIS_URL = redis.url(15);
     stops.push(() => redis.close());
