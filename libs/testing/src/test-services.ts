@@ -15,7 +15,7 @@ const answers = (check: Promise<void>) =>
 /**
  * Run by the tests' global setup, before any test file: PostgreSQL and Redis
  * for the tests on a machine that has neither. TEST_DATABASE_ADMIN_URL and
- * TEST_REDIS_URL win; without them, the usual local servers when they answer
+ * TEST_REDIS_URL (or TEST_REDIS_CLUSTER_NODES, a Redis Cluster's seeds) win; without them, the usual local servers when they answer
  * (CI has both); else an embedded PostgreSQL (data in `.data/test-postgres`)
  * and an in-memory Redis-compatible server, each announced by one line. The
  * variables are set for the test files, which start after this.
