@@ -45,10 +45,22 @@ export function testRedisEnv(): { REDIS_URL: string; REDIS_CLUSTER_NODES?: strin
   return TEST_REDIS_CLUSTER_NODES ? { REDIS_URL: TEST_REDIS_URL, REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES } : { REDIS_URL: TEST_REDIS_URL };
 }
 
-/** A client of the tests' Redis: `new Redis(TEST_REDIS_URL)` on a single server, a `Cluster` on a cluster. */
+/**
+ * A client of the tests' Redis: `new Redis(TEST_REDIS_URL)` on a single
+ * server. On a cluster, a `Cluster` whose publish and subscribe are the
+ * sharded ones, as the apps' clients are there (a channel lives on its slot's
+ * master, and a plain PUBLISH never reaches an SSUBSCRIBE): a spec that
+ * listens to or forges the apps' messages reaches them as it does on one server.
+ */
 export function createTestRedis(options: RedisOptions = {}): TestRedis {
   if (!TEST_REDIS_CLUSTER_NODES) return new Redis(TEST_REDIS_URL, options);
-  return new Cluster(clusterSeeds(TEST_REDIS_CLUSTER_NODES), { redisOptions: options });
+  const cluster = new Cluster(clusterSeeds(TEST_REDIS_CLUSTER_NODES), { redisOptions: options, shardedSubscribers: true });
+  cluster.on('smessage', (channel: string, message: string) => cluster.emit('message', channel, message));
+  return Object.assign(cluster, {
+    publish: (channel: string, message: string) => cluster.spublish(channel, message),
+    subscribe: (...channels: string[]) => cluster.ssubscribe(...channels),
+    unsubscribe: (...channels: string[]) => cluster.sunsubscribe(...channels),
+  }) as TestRedis;
 }
 
 /**
