@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from '@platform/audit';
 import { AuthCacheSettings, AuthModule, OperatorTokenSettings, standingInvalidationChannel } from '@platform/auth';
-import { accessLogSettingsOf, BaseConfig, parseRateLimit } from '@platform/config';
+import { accessLogSettingsOf, BaseConfig, parseRateLimit, redisTopologyOf } from '@platform/config';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { MetricsModule, ObservabilityModule } from '@platform/observability';
@@ -38,7 +38,7 @@ export class AppFoundationModule {
         ObservabilityModule.forRoot({ level: config.LOG_LEVEL, app, accessLog: accessLogSettingsOf(config) }),
         MetricsModule.forRoot(app),
         DatabaseModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: app }),
-        RedisModule.forRoot(config.REDIS_URL, app),
+        RedisModule.forRoot(redisTopologyOf(config), app),
         RequestBudgetsModule.forRoot({ app, principal: parseRateLimit(config.RATE_LIMIT_PRINCIPAL), tenant: parseRateLimit(config.RATE_LIMIT_TENANT) }),
         AuthModule.forRoot(
           operatorTokens,

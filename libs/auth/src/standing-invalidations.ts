@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { REDIS } from '@platform/redis';
+import { connectionNameOf, duplicateConnection, REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { AuthCacheSettings } from './auth-cache-settings';
 import { CacheSeal } from './cache-seal';
@@ -105,7 +105,7 @@ export class StandingInvalidations implements OnModuleInit, OnApplicationShutdow
     if (this.subscriber) return;
     // autoResubscribe off: this listener subscribes on every 'ready' itself, and ioredis's own resubscribe
     // sends SUBSCRIBE with nothing to catch its rejection when the connection drops again at once (no offline queue).
-    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:standings`, autoResubscribe: false });
+    const subscriber = duplicateConnection(this.redis, `${connectionNameOf(this.redis, 'platform')}:standings`, { autoResubscribe: false });
     this.subscriber = subscriber;
     subscriber.on('ready', () => void this.subscribe(subscriber));
     subscriber.on('close', () => this.stopTrusting());

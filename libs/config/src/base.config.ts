@@ -3,6 +3,7 @@ import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, Valida
 import { IsAccessLog } from './access-log';
 import { IsIntegerBetween } from './port';
 import { IsRateLimit } from './rate-limit';
+import { IsRedisClusterNodes, NamesDatabaseZeroWithCluster } from './redis-cluster';
 import { CarriesRedisCredentialsInProduction } from './redis-credentials';
 import { Secret } from './secret';
 import { IsTrustedProxies } from './trusted-proxies';
@@ -52,8 +53,19 @@ export class BaseConfig {
   /** Production refuses one without a password (an ACL user's, docs/deployment.md). */
   @Secret({ minLength: 0 })
   @CarriesRedisCredentialsInProduction()
+  @NamesDatabaseZeroWithCluster()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   REDIS_URL!: string;
+
+  /**
+   * Seeds of a Redis Cluster, `host:port,host:port`: set, every Redis
+   * connection (clients, transport, subscribers) is a cluster client that
+   * authenticates with REDIS_URL's credentials and scheme; unset, the single
+   * Redis of REDIS_URL (docs/scaling.md, Redis Cluster).
+   */
+  @IsOptional()
+  @IsRedisClusterNodes()
+  REDIS_CLUSTER_NODES?: string;
 
   /**
    * Namespace of the transport's Redis channels (docs/transport.md): two

@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { parseRedisClusterNodes } from './redis-cluster';
 
 /** A server the platform needs, as configured. */
 export interface Dependency {
@@ -69,7 +70,11 @@ export async function ensureReachable(dependencies: Dependency[], waitMs = 5_000
   }
 }
 
-/** The PostgreSQL and Redis every app needs. */
-export function platformDependencies(config: { DATABASE_URL: string; REDIS_URL: string }): Dependency[] {
-  return [postgresDependency(config.DATABASE_URL), redisDependency(config.REDIS_URL)];
+/** The PostgreSQL and Redis every app needs; on a cluster, its first seed stands for Redis. */
+export function platformDependencies(config: { DATABASE_URL: string; REDIS_URL: string; REDIS_CLUSTER_NODES?: string }): Dependency[] {
+  const seed = config.REDIS_CLUSTER_NODES ? parseRedisClusterNodes(config.REDIS_CLUSTER_NODES)?.[0] : undefined;
+  const redis = seed
+    ? { name: 'Redis Cluster', variable: 'REDIS_CLUSTER_NODES', url: `redis://${seed.host.includes(':') ? `[${seed.host}]` : seed.host}:${seed.port}`, defaultPort: 6379 }
+    : redisDependency(config.REDIS_URL);
+  return [postgresDependency(config.DATABASE_URL), redis];
 }

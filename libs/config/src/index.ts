@@ -13,3 +13,5 @@ export { IsRateLimit, parseRateLimit } from './rate-limit';
 export type { RateLimitSetting } from './rate-limit';
 export { accessLogSettingsOf, IsAccessLog, parseAccessLog } from './access-log';
 export type { AccessLogMode, AccessLogSettings } from './access-log';
+export { IsRedisClusterNodes, NamesDatabaseZeroWithCluster, parseRedisClusterNodes, redisTopologyOf, redisUrlDatabase } from './redis-cluster';
+export type { RedisClusterSeed } from './redis-cluster';

@@ -1,1 +1,3 @@
-export { createRedisClient, REDIS, RedisModule } from './redis.module';
+export { REDIS, RedisModule } from './redis.module';
+export { connectionNameOf, createRedisClient, duplicateConnection, isClustered, isClusterClient, masterConnections } from './redis-connections';
+export type { ConnectionOverrides, RedisTopology } from './redis-connections';

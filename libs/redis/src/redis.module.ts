@@ -1,27 +1,13 @@
 import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
 import Redis from 'ioredis';
+import { createRedisClient, RedisTopology } from './redis-connections';
 
 /** Injection token of the shared ioredis client. */
 export const REDIS = Symbol('REDIS');
 
 /** How long an app's start waits for its first Redis connection before going on without it. */
 const FIRST_CONNECTION_WAIT_MS = 3_000;
-
-export function createRedisClient(url: string, connectionName: string): Redis {
-  return new Redis(url, {
-    connectionName,
-    // While Redis is away, commands fail at once instead of waiting in a queue
-    // for the next reconnection attempt: callers fall back to PostgreSQL where
-    // they can, and answer 503 5903 in the envelope where they cannot.
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: 2_000,
-    // Reconnect for ever, at most a second apart, so service resumes within a
-    // second of Redis returning.
-    retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
-  });
-}
 
 /**
  * Waits, at start, for the first connection, because commands are not queued
@@ -68,11 +54,11 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class RedisModule {
-  static forRoot(url: string, connectionName: string): DynamicModule {
+  static forRoot(topology: RedisTopology, connectionName: string): DynamicModule {
     return {
       module: RedisModule,
       providers: [
-        { provide: REDIS, useFactory: () => createRedisClient(url, connectionName) },
+        { provide: REDIS, useFactory: () => createRedisClient(topology, connectionName) },
         RedisLifecycle,
       ],
       exports: [REDIS],

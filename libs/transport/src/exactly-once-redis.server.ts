@@ -2,7 +2,9 @@ import { RedisContext, ServerRedis } from '@nestjs/microservices';
 import type { PlatformMetrics } from '@platform/observability';
 import type Redis from 'ioredis';
 import { MessageAuthenticator, parseChannelMessage } from './message-authentication';
+import { clusterConnection } from './cluster-connection';
 import { IncomingMessages } from './message-headers';
+
 import { RefusedMessages } from './refused-messages';
 import { runInTransportRequest } from './transport-request-scope';
 import { reconnectDelayMs, replyChannel, requestChannel, TransportSettings } from './transport-settings';
@@ -67,6 +69,12 @@ export class ExactlyOnceRedisServer extends ServerRedis {
 
   override createRetryStrategy(attempt: number): number | undefined {
     return this.isManuallyClosed ? undefined : reconnectDelayMs(attempt);
+  }
+
+  /** On a cluster, a cluster client whose channels are sharded (libs/redis); on one server, Nest's own. */
+  override async createRedisClient(): Promise<Redis> {
+    const cluster = clusterConnection(this.settings, 'transport-listener', (attempt) => this.createRetryStrategy(attempt));
+    return cluster ?? super.createRedisClient();
   }
 
   /** The Redis connections (publisher, subscriber) once listening, for readiness. */

@@ -1,6 +1,7 @@
 import { ClientRedis, CustomStrategy, ReadPacket, RedisOptions } from '@nestjs/microservices';
 import type { PlatformMetrics } from '@platform/observability';
 import type Redis from 'ioredis';
+import { clusterConnection } from './cluster-connection';
 import { ExactlyOnceRedisServer } from './exactly-once-redis.server';
 import { MessageAuthenticator, parseChannelMessage } from './message-authentication';
 import { attachPropagatedHeaders } from './message-headers';
@@ -77,6 +78,12 @@ export class NamespacedRedisClient extends ClientRedis {
 
   override createRetryStrategy(attempt: number): number | undefined {
     return this.isManuallyClosed ? undefined : reconnectDelayMs(attempt);
+  }
+
+  /** On a cluster, a cluster client whose channels are sharded (libs/redis); on one server, Nest's own. */
+  override async createClient(): Promise<Redis> {
+    const cluster = clusterConnection(this.settings, 'transport-client', (attempt) => this.createRetryStrategy(attempt));
+    return cluster ?? super.createClient();
   }
 
   /** The Redis connections (publisher, subscriber) once connected, for readiness. */

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@platform/config';
+import { ConfigurationError, RedisClusterSeed, redisTopologyOf } from '@platform/config';
 import type { TransportAuthentication } from './message-authentication';
 
 /**
@@ -13,6 +13,8 @@ import type { TransportAuthentication } from './message-authentication';
  */
 export interface TransportSettings {
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES, parsed: set, the transport's connections are cluster clients and its channels sharded. */
+  redisClusterSeeds?: RedisClusterSeed[];
   namespace: string;
   /** The keys every message is signed and verified with (message-authentication.ts). */
   authentication: TransportAuthentication;
@@ -22,6 +24,7 @@ export interface TransportSettings {
 export interface TransportSettingsSource extends TransportNamespaceSource {
   NODE_ENV: string;
   REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: string;
   TRANSPORT_SECRET?: string;
   TRANSPORT_SECRET_ACCEPTED?: string;
   TRANSPORT_MAX_MESSAGE_AGE_MS: number;
@@ -45,7 +48,7 @@ export function transportSettingsOf(config: TransportSettingsSource): TransportS
     throw new ConfigurationError(['TRANSPORT_SECRET is missing: the key of the messages between apps, 32+ random characters, the same for services-api and core-tenants (required in production)']);
   }
   return {
-    redisUrl: config.REDIS_URL,
+    ...redisOf(config),
     namespace: transportNamespaceOf(config),
     authentication: {
       secret: config.TRANSPORT_SECRET ?? DEVELOPMENT_TRANSPORT_SECRET,
@@ -90,4 +93,9 @@ export function replyChannel(namespace: string, pattern: string): string {
  */
 export function reconnectDelayMs(attempt: number): number {
   return Math.min(100 * attempt, 1_000);
+}
+
+function redisOf(config: TransportSettingsSource): Pick<TransportSettings, 'redisUrl' | 'redisClusterSeeds'> {
+  const { url, clusterSeeds } = redisTopologyOf(config);
+  return clusterSeeds ? { redisUrl: url, redisClusterSeeds: clusterSeeds } : { redisUrl: url };
 }

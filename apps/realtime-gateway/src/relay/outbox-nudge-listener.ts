@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { REDIS } from '@platform/redis';
+import { connectionNameOf, duplicateConnection, REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { OutboxRelay } from './outbox-relay';
 
@@ -31,7 +31,7 @@ export class OutboxNudgeListener implements OnModuleInit, OnApplicationShutdown 
 
   onModuleInit(): void {
     // autoResubscribe off, as the standings' listener: it subscribes on every 'ready' itself, and catches the refusal.
-    const subscriber = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'platform'}:outbox-nudges`, autoResubscribe: false });
+    const subscriber = duplicateConnection(this.redis, `${connectionNameOf(this.redis, 'platform')}:outbox-nudges`, { autoResubscribe: false });
     this.subscriber = subscriber;
     subscriber.on('ready', () => void this.subscribe(subscriber));
     // Outages are reported by the shared client (libs/redis); this connection only reconnects with it.

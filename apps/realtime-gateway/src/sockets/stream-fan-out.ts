@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { REDIS } from '@platform/redis';
+import { connectionNameOf, duplicateConnection, REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { isLapsed } from '../streams/streamed-event';
 import { TenantStreams } from '../streams/tenant-streams';
@@ -42,7 +42,7 @@ export class StreamFanOut implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.reader = this.redis.duplicate({ connectionName: `${this.redis.options.connectionName ?? 'realtime-gateway'}:streams` });
+    this.reader = duplicateConnection(this.redis, `${connectionNameOf(this.redis, 'realtime-gateway')}:streams`);
     this.reader.on('error', () => undefined);
     this.loop = this.run(this.reader);
   }
