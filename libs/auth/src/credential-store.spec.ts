@@ -77,7 +77,7 @@ describe('CredentialStore unknown connection ids', () => {
   beforeAll(() => {
     redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   });
-  afterEach(() => redis.del(`auth:v2:connection:${connectionID}`));
+  afterEach(() => redis.del(`auth:v2:connection:{c:${connectionID}}`));
   afterAll(() => redis.quit());
 
   it('remembers an unknown id, and a replica sees the connection at once once an install clears it', async () => {
@@ -105,7 +105,7 @@ describe('CredentialStore unknown connection ids', () => {
 describe('CredentialStore connection entries and removals', () => {
   const connectionID = '2a7d3c1e-5b6f-4c8d-9e0f-a1b2c3d4e5f6';
   const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
-  const keys = [`auth:v2:connection:${connectionID}`, `auth:v2:connection-revoked:${connectionID}`, `auth:v2:connection-removing:${connectionID}`];
+  const keys = [`auth:v2:connection:{c:${connectionID}}`, `auth:v2:connection-revoked:{c:${connectionID}}`, `auth:v2:connection-removing:{c:${connectionID}}`];
   let redis: Redis;
   const started: StandingInvalidations[] = [];
 

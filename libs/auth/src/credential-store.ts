@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PlatformMetrics } from '@platform/observability';
-import { REDIS } from '@platform/redis';
+import { REDIS, slotTag } from '@platform/redis';
 import type Redis from 'ioredis';
 import { AuthCacheSettings } from './auth-cache-settings';
 import { AuthReadsRepository } from './auth-reads.repository';
@@ -36,10 +36,17 @@ const LOCAL_PLUGIN_SECRETS = 10_000;
 
 /** Entries are sealed (cache-seal.ts); v1 entries, unsealed, are never read. */
 const pluginKey = (id: string) => `auth:v2:plugin:${id}`;
-const connectionKey = (id: string) => `auth:v2:connection:${id}`;
-const connectionTombstoneKey = (id: string) => `auth:v2:connection-revoked:${id}`;
+/** A connection's entry, tombstone and removal mark are read and written together: one hash tag, one cluster slot. */
+export const connectionKey = (id: string) => `auth:v2:connection:${slotTag('c', id)}`;
+export const connectionTombstoneKey = (id: string) => `auth:v2:connection-revoked:${slotTag('c', id)}`;
 /** Only ever sends lookups to PostgreSQL, so a forged one grants and refuses nothing: left unsealed. */
-const connectionRemovalKey = (id: string) => `auth:v2:connection-removing:${id}`;
+export const connectionRemovalKey = (id: string) => `auth:v2:connection-removing:${slotTag('c', id)}`;
+/**
+ * A connection's entry as the previous release named it, before hash tags.
+ * Removals still delete it, so a replica of that release still running
+ * during a rolling upgrade stops serving a removed connection from it.
+ */
+const untaggedConnectionKey = (id: string) => `auth:v2:connection:${id}`;
 
 /** The sealed value of an id PostgreSQL does not know (a negative entry). */
 const UNKNOWN = 'null';
@@ -175,6 +182,7 @@ export class CredentialStore {
       .exec();
     const failure = results?.find(([error]) => error)?.[0];
     if (!results || failure) throw failure ?? new Error('removal mark not recorded');
+    await this.redis.del(untaggedConnectionKey(pluginConnectionID));
   }
 
   /** A removal that did not happen (rolled back): lookups may use the cache again. Best effort. */
@@ -200,6 +208,7 @@ export class CredentialStore {
       )
       .del(connectionKey(pluginConnectionID))
       .exec();
+    await this.redis.del(untaggedConnectionKey(pluginConnectionID));
   }
 
   private async readCache(keys: string[]): Promise<(string | null)[] | undefined> {

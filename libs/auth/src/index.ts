@@ -9,7 +9,7 @@ export { CacheSeal } from './cache-seal';
 export type { CacheSecrets } from './cache-seal';
 export { CONNECT_TICKET_TTL_SECONDS, ConnectTickets, operatorTokenExpiryOf } from './connect-tickets';
 export type { ConnectTicketGrant } from './connect-tickets';
-export { CredentialStore } from './credential-store';
+export { connectionKey, connectionRemovalKey, connectionTombstoneKey, CredentialStore } from './credential-store';
 export { Auth, CurrentPrincipal } from './decorators';
 export { OPERATOR_JWT_ALGORITHM, operatorTokenSettingsOf, OperatorTokenVerifier } from './operator-token.verifier';
 export type { OperatorTokenConfig, OperatorTokenSettings } from './operator-token.verifier';

@@ -6,3 +6,4 @@ export type { RateLimitRule, RateLimitVerdict } from './rate-limiter';
 export { RequestBudgetsModule } from './request-budgets.module';
 export { RequestQuotas } from './request-quotas';
 export type { RequestQuotaSettings } from './request-quotas';
+export { principalSubjectOf, quotaCounterKey, tenantSubjectOf } from './quota-keys';

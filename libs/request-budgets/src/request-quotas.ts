@@ -7,6 +7,7 @@ import { currentRequest, PlatformMetrics } from '@platform/observability';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WindowCounter, WindowReading } from './fixed-window-counters';
 import { LeasedWindows } from './leased-windows';
+import { principalSubjectOf, quotaCounterKey, tenantSubjectOf } from './quota-keys';
 
 /** An app's budgets for its authenticated operations; an absent one is off. */
 export interface RequestQuotaSettings {
@@ -60,12 +61,6 @@ interface ChargedReading {
 /** How often a failing Redis is reported from here; the Redis client reports outages itself. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
 
-/** The principal's own name in its counter's key. */
-function subjectOf(principal: Principal): string {
-  if (principal.kind === 'operator') return `operator:${principal.operatorID}`;
-  if (principal.kind === 'plugin') return `plugin:${principal.pluginID}`;
-  return `pluginConnection:${principal.pluginConnectionID}`;
-}
 
 /**
  * The request budgets of authenticated operations (docs/security.md, Rate
@@ -108,8 +103,8 @@ export class RequestQuotas implements RequestCharges {
     const pathTenantID = this.tenantPolicy && pathTenantOf(request);
     const ownTenantID = this.tenantPolicy && !pathTenantID && principal.kind === 'pluginConnection' ? principal.tenantID : undefined;
     const charged: Charge[] = [];
-    if (this.principalPolicy) charged.push({ policy: this.principalPolicy, counter: this.counterOf(this.principalPolicy, subjectOf(principal)) });
-    if (this.tenantPolicy && ownTenantID) charged.push({ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, ownTenantID) });
+    if (this.principalPolicy) charged.push({ policy: this.principalPolicy, counter: this.counterOf(this.principalPolicy, principalSubjectOf(principal)) });
+    if (this.tenantPolicy && ownTenantID) charged.push({ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, tenantSubjectOf(ownTenantID)) });
     const principalReading = charged.length > 0 ? await this.chargeAndAnswer(reply, charged, []) : undefined;
     if (principalReading === null) return;
     // The path's tenant waits for the access check; a principal refused above never gets there.
@@ -127,7 +122,7 @@ export class RequestQuotas implements RequestCharges {
     const pending = request?.[PENDING_TENANT_CHARGE];
     if (!request || !pending || !this.tenantPolicy) return;
     request[PENDING_TENANT_CHARGE] = undefined;
-    await this.chargeAndAnswer(pending.reply, [{ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, canonicalUuid(tenantID)) }], pending.earlier);
+    await this.chargeAndAnswer(pending.reply, [{ policy: this.tenantPolicy, counter: this.counterOf(this.tenantPolicy, tenantSubjectOf(canonicalUuid(tenantID))) }], pending.earlier);
   }
 
   /**
@@ -163,7 +158,7 @@ export class RequestQuotas implements RequestCharges {
   }
 
   private counterOf(policy: Policy, subject: string): WindowCounter {
-    return { key: `quota:v1:${this.settings.app}:${policy.name}:${subject}`, limit: policy.setting.limit, windowSeconds: policy.setting.windowSeconds };
+    return { key: quotaCounterKey(this.settings.app, policy.name, subject), limit: policy.setting.limit, windowSeconds: policy.setting.windowSeconds };
   }
 
   private reportFailure(error: unknown): void {

@@ -186,7 +186,7 @@ describe('Redis with one ACL user per app', () => {
     const readTenant = () => platform.balancer('core-tenants').api.GET('/v1/tenants/{tenantID}', { params: { path: { tenantID } }, headers: { authorization: connection.authorization } });
     expect((await readTenant()).response.status).toBe(200);
     expect(await upgradeStatus(gateway(), connection.authorization)).toBe(101);
-    const entryKey = `auth:v2:connection:${connection.pluginConnectionID}`;
+    const entryKey = `auth:v2:connection:{c:${connection.pluginConnectionID}}`;
     const copy = await asUser(platform, harness, 'GET', entryKey);
     expect(copy).toEqual(expect.any(String));
 
@@ -196,7 +196,7 @@ describe('Redis with one ACL user per app', () => {
     });
     expect(removal.response.status, JSON.stringify(removal.error)).toBe(200);
     // Whoever can write to Redis: the revocation's keys gone, the entry from before the removal back.
-    expect(await asUser(platform, harness, 'DEL', `auth:v2:connection-revoked:${connection.pluginConnectionID}`, `auth:v2:connection-removing:${connection.pluginConnectionID}`)).toBe(2);
+    expect(await asUser(platform, harness, 'DEL', `auth:v2:connection-revoked:{c:${connection.pluginConnectionID}}`, `auth:v2:connection-removing:{c:${connection.pluginConnectionID}}`)).toBe(2);
     expect(await asUser(platform, harness, 'SET', entryKey, copy as string, 'EX', 60)).toBe('OK');
 
     expect((await readTenant()).response.status).toBe(401);

@@ -55,7 +55,7 @@ describe('authorization caches in Redis', () => {
     const refusedBefore = await refusedEntries('connection');
     for (const forged of [value, `${Date.now() + 60_000}.${'A'.repeat(43)}.${value}`]) {
       await attacker.set(`auth:v1:connection:${forgedID}`, value, 'EX', 60);
-      await attacker.set(`auth:v2:connection:${forgedID}`, forged, 'EX', 60);
+      await attacker.set(`auth:v2:connection:{c:${forgedID}}`, forged, 'EX', 60);
       const { response, error } = await readTenant(`PluginConnection ${encodeIdAndSecret(forgedID, forgedToken)}`);
       expect(response.status).toBe(401);
       expect(singleError(error)).toMatchObject({ error_code: 1003 });
@@ -66,9 +66,9 @@ describe('authorization caches in Redis', () => {
   it('grants nothing to a valid entry moved to another connection id (401)', async () => {
     const real = await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID);
     expect((await readTenant(real.authorization)).response.status).toBe(200); // now cached, sealed for its own key
-    const sealed = await attacker.get(`auth:v2:connection:${real.pluginConnectionID}`);
+    const sealed = await attacker.get(`auth:v2:connection:{c:${real.pluginConnectionID}}`);
     const otherID = randomUUID();
-    await attacker.set(`auth:v2:connection:${otherID}`, sealed!, 'EX', 60);
+    await attacker.set(`auth:v2:connection:{c:${otherID}}`, sealed!, 'EX', 60);
     expect((await readTenant(`PluginConnection ${encodeIdAndSecret(otherID, real.pluginConnectionToken)}`)).response.status).toBe(401);
   });
 
@@ -117,8 +117,8 @@ describe('authorization caches in Redis', () => {
 
   it('lets a forged negative entry lock out no real connection', async () => {
     const connection = await platform.fixtures.connection(tenantID, (await platform.fixtures.plugin()).pluginID);
-    await attacker.set(`auth:v2:connection:${connection.pluginConnectionID}`, `${Date.now() + 60_000}.${'A'.repeat(43)}.null`, 'EX', 60);
-    await attacker.set(`auth:v2:connection-revoked:${connection.pluginConnectionID}`, '1', 'EX', 60);
+    await attacker.set(`auth:v2:connection:{c:${connection.pluginConnectionID}}`, `${Date.now() + 60_000}.${'A'.repeat(43)}.null`, 'EX', 60);
+    await attacker.set(`auth:v2:connection-revoked:{c:${connection.pluginConnectionID}}`, '1', 'EX', 60);
     expect((await readTenant(connection.authorization)).response.status).toBe(200);
   });
 });

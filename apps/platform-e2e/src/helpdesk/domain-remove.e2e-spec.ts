@@ -190,7 +190,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       // The fill was refused (it would outlive the removal's tombstone otherwise).
       const redis = new Redis(TEST_REDIS_URL);
       try {
-        expect(await redis.exists(`helpdesk:v2:hostname:${host}`)).toBe(0);
+        expect(await redis.exists(`helpdesk:v2:hostname:{h:${host}}`)).toBe(0);
       } finally {
         redis.disconnect();
       }
@@ -208,7 +208,7 @@ describe('DELETE /helpdesk/v1/tenants/{tenantID}/helpdesk/domains/{domainHostnam
       const redis = new Redis(TEST_REDIS_URL);
       try {
         for (const forged of [elsewhere, `${Date.now() + 60_000}.${'A'.repeat(43)}.${elsewhere}`]) {
-          await redis.set(`helpdesk:v2:hostname:${host}`, forged, 'EX', 60);
+          await redis.set(`helpdesk:v2:hostname:{h:${host}}`, forged, 'EX', 60);
           expect(await directory.resolve(host)).toEqual(entry);
         }
       } finally {

@@ -191,7 +191,8 @@ describe('request budgets under requests sent at once', () => {
   /** `count` requests of each connection, all sent at once on the one services-api replica. */
   const atOnce = (tenantID: string, authorizations: string[], count: number) =>
     Promise.all(authorizations.flatMap((authorization) => Array.from({ length: count }, () => sessions(tenantID, authorization))));
-  const principalCount = async (pluginConnectionID: string) => Number(await redis.get(`quota:v1:services-api:principal:pluginConnection:${pluginConnectionID}`));
+  const principalCount = async (tenantID: string, pluginConnectionID: string) =>
+    Number(await redis.get(`quota:v1:services-api:principal:pluginConnection:${pluginConnectionID}:{t:${tenantID}}`));
 
   beforeAll(async () => {
     platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { RATE_LIMIT_PRINCIPAL: `${PRINCIPAL_BUDGET}/60s`, RATE_LIMIT_TENANT: '10000/60s' } });
@@ -208,7 +209,7 @@ describe('request budgets under requests sent at once', () => {
       const answers = await atOnce(tenantID, connections.map(({ authorization }) => authorization), count);
       expect(answers.map(({ status }) => status).filter((status) => status !== 200)).toEqual([]);
     }
-    for (const { pluginConnectionID } of connections) expect(await principalCount(pluginConnectionID)).toBe(28);
+    for (const { pluginConnectionID } of connections) expect(await principalCount(tenantID, pluginConnectionID)).toBe(28);
   });
 
   it('services-api: requests at once past the budget: the budget is served, the rest are 429 1071 with r=0 and the window\'s Retry-After, and the counter stays at the budget', async () => {
@@ -226,10 +227,10 @@ describe('request budgets under requests sent at once', () => {
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(answer.headers.get('ratelimit')).toBe(`"principal";r=0;t=${retryAfter}`);
     }
-    expect(await principalCount(pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
+    expect(await principalCount(tenantID, pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
     // Still refused afterwards, and still nothing counted past the budget.
     expect((await sessions(tenantID, authorization)).status).toBe(429);
-    expect(await principalCount(pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
+    expect(await principalCount(tenantID, pluginConnectionID)).toBe(PRINCIPAL_BUDGET);
   });
 });
 

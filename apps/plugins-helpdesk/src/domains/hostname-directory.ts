@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CacheSeal } from '@platform/auth';
-import { REDIS } from '@platform/redis';
+import { REDIS, slotTag } from '@platform/redis';
 import type Redis from 'ioredis';
 import { DomainsRepository, HostnameEntry } from './domains.repository';
 
@@ -10,10 +10,15 @@ const CACHE_TTL_SECONDS = 60;
 /** Longer than any read-then-fill race, so a lookup racing a removal cannot re-cache it. */
 const TOMBSTONE_TTL_SECONDS = 120;
 
-/** Entries are sealed (CacheSeal), so a value written to Redis by anyone else routes no hostname; v1 entries are never read. */
-const entryKey = (hostname: string) => `helpdesk:v2:hostname:${hostname}`;
+/**
+ * Entries are sealed (CacheSeal), so a value written to Redis by anyone else routes no hostname; v1 entries are never read.
+ * An entry and its tombstone are read and written together, so they share the hostname's hash tag (one cluster slot).
+ */
+export const entryKey = (hostname: string) => `helpdesk:v2:hostname:${slotTag('h', hostname)}`;
 /** Only ever sends lookups to PostgreSQL, so a forged one routes nothing: left unsealed. */
-const tombstoneKey = (hostname: string) => `helpdesk:v2:hostname-removed:${hostname}`;
+export const tombstoneKey = (hostname: string) => `helpdesk:v2:hostname-removed:${slotTag('h', hostname)}`;
+/** An entry as the previous release named it, before hash tags: still deleted on removal while replicas of that release may read it. */
+const untaggedEntryKey = (hostname: string) => `helpdesk:v2:hostname:${hostname}`;
 
 /**
  * Hostname → help center, for whatever serves help centers by Host header.
@@ -68,6 +73,7 @@ export class HostnameDirectory {
   async forget(hostname: string): Promise<void> {
     try {
       await this.redis.multi().set(tombstoneKey(hostname), '1', 'EX', TOMBSTONE_TTL_SECONDS).del(entryKey(hostname)).exec();
+      await this.redis.del(untaggedEntryKey(hostname));
     } catch (error) {
       this.logger.error({ err: error, hostname }, 'could not evict a removed hostname from the cache');
     }

@@ -6,7 +6,7 @@ import type Redis from 'ioredis';
 /** docs/helpdesk-domains.md, Throttle: one provider check per domain every 10 seconds. */
 export const REFRESH_WINDOW_MS = 10_000;
 
-const key = (domainID: string) => `helpdesk:v1:refresh:${domainID}`;
+export const refreshClaimKey = (domainID: string) => `helpdesk:v1:refresh:${domainID}`;
 
 /**
  * Claims the domain's check slot in one atomic step: `SET NX PX` of the claim
@@ -43,7 +43,7 @@ export class RefreshThrottle {
   ) {}
 
   async claim(domainID: string, now: Date): Promise<ThrottleVerdict> {
-    const left = Number(await this.redis.eval(CLAIM_SCRIPT, 1, key(domainID), now.getTime(), REFRESH_WINDOW_MS));
+    const left = Number(await this.redis.eval(CLAIM_SCRIPT, 1, refreshClaimKey(domainID), now.getTime(), REFRESH_WINDOW_MS));
     if (left <= 0) return { allowed: true };
     this.metrics.refused(REFRESH_THROTTLE_LIMIT);
     return { allowed: false, retryAfterMs: left };
@@ -51,6 +51,6 @@ export class RefreshThrottle {
 
   /** Drops a removed domain's slot (its id is never reused, so this only tidies up). */
   async release(domainID: string): Promise<void> {
-    await this.redis.del(key(domainID));
+    await this.redis.del(refreshClaimKey(domainID));
   }
 }

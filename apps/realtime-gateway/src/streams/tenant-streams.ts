@@ -130,11 +130,13 @@ export class TenantStreams {
     });
     pipeline.xtrim(key, 'MINID', '~', `${Math.max(0, nowMs - this.settings.retentionMs)}-0`);
     pipeline.pexpire(key, this.streamLifetimeMs);
-    // Epochs of earlier releases were made with an expiry: from the first append on, they keep.
-    pipeline.persist(this.epochKey(tenantID));
     const results = await pipeline.exec();
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw failed?.[0] ?? new Error('stream append aborted');
+    // Epochs of earlier releases were made with an expiry: from the first append on, they keep. Outside the
+    // transaction, which touches the stream's key alone (the epoch's may live in another cluster slot); should
+    // it fail, the appended events stand and the next append repeats it.
+    await this.redis.persist(this.epochKey(tenantID)).catch(() => undefined);
   }
 
   /** The offset of the stream's newest entry, or the origin when it has none. */

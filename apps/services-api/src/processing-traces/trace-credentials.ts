@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MAX_TRACE_TOKEN_PLUGINS } from '@platform/contracts';
-import { REDIS } from '@platform/redis';
+import { REDIS, tenantTag } from '@platform/redis';
 import type Redis from 'ioredis';
 import { TRACE_SETTINGS, TraceSettings } from './trace-settings';
 import { TraceTokensClient } from './trace-tokens.client';
 
-const tokenKey = (tenantID: string, sessionID: string, pluginID: string) => `traces:v1:token:${tenantID}:${sessionID}:${pluginID}`;
+/** A session's tokens are read (MGET) and written (MULTI) together: the tenant's hash tag keeps them in one cluster slot. */
+export const tokenKey = (tenantID: string, sessionID: string, pluginID: string) => `traces:v1:token:${tenantTag(tenantID)}:${sessionID}:${pluginID}`;
 
 /** A token is dropped from the cache this long before it expires, so a provider never receives one about to lapse. */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 60;

@@ -17,7 +17,7 @@ export const MAX_CODE_ATTEMPTS = 5;
  * again, and the wrong tries so far. Times are the injected clock's (ms), so
  * the rules follow it; the key's own TTL only bounds how long Redis keeps it.
  */
-const keyOf = (address: string) => `signup:v1:verification:${address}`;
+export const verificationKey = (address: string) => `signup:v1:verification:${address}`;
 /** Set while mail deliveries fail (see SignUpMailSender); shared by replicas. */
 const DELIVERY_FAILING_KEY = 'signup:v1:delivery-failing';
 const DELIVERY_FAILING_TTL_SECONDS = 300;
@@ -94,7 +94,7 @@ export class VerificationStore {
     const reply = (await this.redis.eval(
       ISSUE,
       1,
-      keyOf(address),
+      verificationKey(address),
       request.now,
       request.nonce,
       request.codeHash,
@@ -110,11 +110,11 @@ export class VerificationStore {
   }
 
   async restore(address: string, nonce: string, previous: { fields: string[]; pttl: number }): Promise<void> {
-    await this.redis.eval(RESTORE, 1, keyOf(address), nonce, previous.pttl, ...previous.fields);
+    await this.redis.eval(RESTORE, 1, verificationKey(address), nonce, previous.pttl, ...previous.fields);
   }
 
   async liftResendLimit(address: string, nonce: string): Promise<void> {
-    await this.redis.eval(LIFT_RESEND_LIMIT, 1, keyOf(address), nonce);
+    await this.redis.eval(LIFT_RESEND_LIMIT, 1, verificationKey(address), nonce);
   }
 
   /** Records that a delivery just failed; forgotten after a success or five quiet minutes. */
@@ -132,11 +132,11 @@ export class VerificationStore {
 
   /** Whether `nonce` is still the address's latest request (a later one supersedes its code and its mail). */
   async isCurrent(address: string, nonce: string): Promise<boolean> {
-    return (await this.redis.hget(keyOf(address), 'nonce')) === nonce;
+    return (await this.redis.hget(verificationKey(address), 'nonce')) === nonce;
   }
 
   /** `codeHashes`: the presented code's hash under each key of the set (SignUpKeys.codeHashes). */
   async verify(address: string, codeHashes: readonly string[], now: number): Promise<VerifyOutcome> {
-    return (await this.redis.eval(VERIFY, 1, keyOf(address), now, MAX_CODE_ATTEMPTS, ...codeHashes)) as VerifyOutcome;
+    return (await this.redis.eval(VERIFY, 1, verificationKey(address), now, MAX_CODE_ATTEMPTS, ...codeHashes)) as VerifyOutcome;
   }
 }
