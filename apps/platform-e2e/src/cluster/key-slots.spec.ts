@@ -3,21 +3,17 @@ import { connectionKey, connectionRemovalKey, connectionTombstoneKey, Principal 
 import { keySlot } from '@platform/redis';
 import { principalSubjectOf, quotaCounterKey, tenantSubjectOf } from '@platform/request-budgets';
 import { describe, expect, it } from 'vitest';
-import { entryKey, tombstoneKey } from '../../../plugins-helpdesk/src/domains/hostname-directory';
-import { refreshClaimKey } from '../../../plugins-helpdesk/src/domains/refresh-throttle';
-import { tokenKey } from '../../../services-api/src/processing-traces/trace-credentials';
-import { verificationKey } from '../../../services-api/src/sign-up/verification-store';
 
 /**
- * Every Lua script, transaction (MULTI) and multi-key command the apps send,
- * with the keys the code gives it. On a Redis Cluster each must touch one
+ * Every Lua script, transaction (MULTI) and multi-key command of the shared
+ * libraries, with the keys the code gives it (each app lists its own in its
+ * key-slots.spec.ts). On a Redis Cluster each must touch one
  * slot (CROSSSLOT otherwise), so keys used together share a hash tag. The
  * slot is computed as Redis does (CRC16 of the hash tag, modulo 16384); no
  * Redis is needed.
  */
 const tenantID = randomUUID();
 const connection: Principal = { kind: 'pluginConnection', pluginConnectionID: randomUUID(), pluginID: randomUUID(), tenantID } as Principal;
-const hostname = 'help.acme.example';
 const connectionID = randomUUID();
 
 const multiKeyCommands: { what: string; keys: string[] }[] = [
@@ -29,14 +25,6 @@ const multiKeyCommands: { what: string; keys: string[] }[] = [
   { what: 'credential cache: a lookup (MGET entry, tombstone, removal mark)', keys: [connectionKey(connectionID), connectionTombstoneKey(connectionID), connectionRemovalKey(connectionID)] },
   { what: 'credential cache: a removal begins (MULTI SET removal mark, DEL entry)', keys: [connectionRemovalKey(connectionID), connectionKey(connectionID)] },
   { what: 'credential cache: a revocation (MULTI SET tombstone, DEL entry)', keys: [connectionTombstoneKey(connectionID), connectionKey(connectionID)] },
-  { what: 'hostname directory: a lookup (MGET) and a fill (script checking the tombstone)', keys: [entryKey(hostname), tombstoneKey(hostname)] },
-  { what: 'hostname directory: a removal (MULTI SET tombstone, DEL entry)', keys: [tombstoneKey(hostname), entryKey(hostname)] },
-  {
-    what: 'trace credentials: a session\'s tokens for several plugins (MGET, MULTI of SETs)',
-    keys: [randomUUID(), randomUUID(), randomUUID()].map((pluginID) => tokenKey(tenantID, 'session-1', pluginID)),
-  },
-  { what: 'sign-up verification: its scripts (send, restore, lift the resend limit, verify)', keys: [verificationKey('someone@example.com')] },
-  { what: 'help center domains: the refresh throttle\'s claim script', keys: [refreshClaimKey(randomUUID())] },
 ];
 
 describe('Redis keys used together', () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { connectionNameOf, duplicateConnection, REDIS } from '@platform/redis';
+import { connectionNameOf, duplicateConnection, isClusterClient, keySlot, REDIS } from '@platform/redis';
 import type Redis from 'ioredis';
 import { isLapsed } from '../streams/streamed-event';
 import { TenantStreams } from '../streams/tenant-streams';
@@ -12,6 +12,8 @@ const READ_COUNT = 500;
 const BLOCK_MS = 250;
 /** Pause after a failed read (Redis away), so the loop does not spin. */
 const RETRY_MS = 500;
+/** On a cluster with tenants in several slots: the wait after a round of reads that found nothing, the most an event waits. */
+const CLUSTER_POLL_MS = 50;
 
 interface TenantReader {
   /** The offset the next read starts after; undefined until the stream's tail is known. */
@@ -86,7 +88,7 @@ export class StreamFanOut implements OnModuleInit, OnApplicationShutdown {
       try {
         const keys = reading.map(([tenantID]) => this.streams.streamKey(tenantID));
         const positions = reading.map(([, tenant]) => tenant.position as string);
-        const replies = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', ...keys, ...positions)) as [string, [string, string[]][]][] | null;
+        const replies = await readStreams(reader, keys, positions);
         for (const [key, raw] of replies ?? []) {
           const index = keys.indexOf(key);
           if (index < 0 || raw.length === 0) continue;
@@ -107,3 +109,36 @@ export class StreamFanOut implements OnModuleInit, OnApplicationShutdown {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type StreamReplies = [string, [string, string[]][]][];
+
+/**
+ * New entries of the streams after their positions. One blocking XREAD when
+ * the streams share a slot, which is always so on one server. On a cluster
+ * an XREAD naming streams of two slots is refused (CROSSSLOT), so the
+ * tenants are read with one XREAD per slot, all at once and without
+ * blocking (a blocking read would hold its node's connection, and the reads
+ * of the other slots on that node would wait behind it); a round that finds
+ * nothing waits CLUSTER_POLL_MS before the next.
+ */
+async function readStreams(reader: Redis, keys: string[], positions: string[]): Promise<StreamReplies | null> {
+  const slots = isClusterClient(reader) ? bySlot(keys) : [keys.map((_, index) => index)];
+  if (slots.length === 1) {
+    return (await reader.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', ...keys, ...positions)) as StreamReplies | null;
+  }
+  const read = (indexes: number[]) =>
+    reader.xread('COUNT', READ_COUNT, 'STREAMS', ...indexes.map((index) => keys[index]), ...indexes.map((index) => positions[index])) as Promise<StreamReplies | null>;
+  const replies = (await Promise.all(slots.map(read))).flatMap((reply) => reply ?? []);
+  if (replies.length === 0) await sleep(CLUSTER_POLL_MS);
+  return replies;
+}
+
+/** The indexes of the keys, grouped by cluster slot. */
+function bySlot(keys: string[]): number[][] {
+  const groups = new Map<number, number[]>();
+  keys.forEach((key, index) => {
+    const slot = keySlot(key);
+    groups.set(slot, [...(groups.get(slot) ?? []), index]);
+  });
+  return [...groups.values()];
+}
