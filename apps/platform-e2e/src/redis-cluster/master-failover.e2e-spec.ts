@@ -112,7 +112,7 @@ describe('a conversation across the failover of a Redis Cluster master', () => {
     await eventually(() => expect(createdMessageIDs()).toEqual(stored));
 
     // The master that serves the tenant's keys (its stream among them) dies.
-    const { master, replica } = await cluster.servingNodes(`{t:${context.tenantID}}`);
+    const { master, replica } = await eventually(() => cluster.servingNodes(`{t:${context.tenantID}}`));
     cluster.kill(master);
 
     // A message posted while the slot has no master: stored and acknowledged, or refused in the envelope

@@ -40,8 +40,10 @@ export class OwnCluster {
     try {
       const slot = Number(await cluster.cluster('KEYSLOT', key));
       const slots = (await cluster.cluster('SLOTS')) as [number, number, ...[string, number, ...unknown[]][]][];
-      const [, , [, master], [, replica]] = slots.find(([first, last]) => first <= slot && slot <= last)!;
-      return { master: Number(master), replica: Number(replica) };
+      const [, , [, master], replica] = slots.find(([first, last]) => first <= slot && slot <= last)!;
+      // A replica is listed once its replication link is up, which may follow the cluster's ok by a moment.
+      if (!replica) throw new Error(`slot ${slot}'s master ${master} has no replica yet`);
+      return { master: Number(master), replica: Number(replica[1]) };
     } finally {
       cluster.disconnect();
     }
