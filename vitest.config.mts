@@ -15,8 +15,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts', 'tools/lint/*.spec.mjs', 'tools/openapi/*.spec.ts'],
-    // The fault suite runs built apps in their own processes: vitest.faults.config.mts.
-    exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**'],
+    // The fault suite runs built apps in their own processes: vitest.faults.config.mts. The Redis Cluster
+    // failover starts a cluster of its own and runs in `npm run test:redis-cluster`: vitest.redis-cluster.config.mts.
+    exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**', 'apps/platform-e2e/src/redis-cluster/**'],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
     // Nest's logger keeps its lines and prints them only for a failing test (TEST_LOG=1 prints them all).
     setupFiles: ['reflect-metadata', 'libs/testing-doubles/src/capture-logs.setup.ts'],

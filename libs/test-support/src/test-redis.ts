@@ -1,18 +1,124 @@
-import Redis from 'ioredis';
+import Redis, { Cluster, RedisOptions } from 'ioredis';
 
 /**
  * Redis for tests: a logical database of its own (15 unless TEST_REDIS_URL
  * says otherwise), emptied when a test file starts. Test files run one at a
  * time, so they never see each other's keys or transport messages.
+ *
+ * With TEST_REDIS_CLUSTER_NODES (comma-separated host:port seeds of a Redis
+ * Cluster, `npm run test:redis-cluster`), the apps get REDIS_CLUSTER_NODES
+ * and the tests' own clients are cluster clients. A cluster has database 0
+ * only, so a file starts with FLUSHALL on every master rather than a FLUSHDB
+ * of its own database: files still run one at a time, which keeps the same
+ * isolation without a key prefix the apps would have to know about (their
+ * pub/sub channels and stream keys would need it too).
  */
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379/15';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? DEFAULT_TEST_REDIS_URL;
+
+/** The cluster's seeds, or undefined when the tests run on a single Redis. */
+export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || undefined;
+
+/** On a cluster, its first seed (database 0): what REDIS_URL names beside REDIS_CLUSTER_NODES. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? (TEST_REDIS_CLUSTER_NODES ? firstSeedUrl(TEST_REDIS_CLUSTER_NODES) : DEFAULT_TEST_REDIS_URL);
+
+function firstSeedUrl(nodes: string): string {
+  const [{ host, port }] = clusterSeeds(nodes);
+  return `redis://${host}:${port}/0`;
+}
+
+/** A client of the tests' Redis as the apps see it: a cluster client on a cluster. */
+export type TestRedis = Redis | Cluster;
+
+export function clusterSeeds(nodes: string): { host: string; port: number }[] {
+  return nodes
+    .split(',')
+    .map((seed) => seed.trim())
+    .filter(Boolean)
+    .map((seed) => {
+      const at = seed.lastIndexOf(':');
+      return { host: seed.slice(0, at), port: Number(seed.slice(at + 1)) };
+    });
+}
+
+/** The Redis variables every app of a test platform is started with. */
+export function testRedisEnv(): { REDIS_URL: string; REDIS_CLUSTER_NODES?: string } {
+  return TEST_REDIS_CLUSTER_NODES ? { REDIS_URL: TEST_REDIS_URL, REDIS_CLUSTER_NODES: TEST_REDIS_CLUSTER_NODES } : { REDIS_URL: TEST_REDIS_URL };
+}
+
+/**
+ * A client of the tests' Redis: `new Redis(TEST_REDIS_URL)` on a single
+ * server. On a cluster, a `Cluster` whose publish and subscribe are the
+ * sharded ones, as the apps' clients are there (a channel lives on its slot's
+ * master, and a plain PUBLISH never reaches an SSUBSCRIBE): a spec that
+ * listens to or forges the apps' messages reaches them as it does on one server.
+ */
+export function createTestRedis(options: RedisOptions = {}): TestRedis {
+  if (!TEST_REDIS_CLUSTER_NODES) return new Redis(TEST_REDIS_URL, options);
+  const cluster = new Cluster(clusterSeeds(TEST_REDIS_CLUSTER_NODES), { redisOptions: options, shardedSubscribers: true });
+  cluster.on('smessage', (channel: string, message: string) => cluster.emit('message', channel, message));
+  return Object.assign(cluster, {
+    publish: (channel: string, message: string) => cluster.spublish(channel, message),
+    subscribe: (...channels: string[]) => cluster.ssubscribe(...channels),
+    unsubscribe: (...channels: string[]) => cluster.sunsubscribe(...channels),
+  }) as TestRedis;
+}
+
+/**
+ * One plain client per node of the tests' Redis, for what is per node (CLIENT
+ * LIST, FLUSHALL, PUBSUB NUMSUB): the server itself on a single server; on a
+ * cluster every master, and with `replicas` every replica too. The caller
+ * disconnects them.
+ */
+export async function testRedisNodes(options: RedisOptions = {}, { replicas = false } = {}): Promise<Redis[]> {
+  if (!TEST_REDIS_CLUSTER_NODES) return [new Redis(TEST_REDIS_URL, options)];
+  const cluster = new Cluster(clusterSeeds(TEST_REDIS_CLUSTER_NODES), { redisOptions: options });
+  try {
+    // CLUSTER SLOTS: [first slot, last slot, master [host, port, id], ...replicas]
+    const slots = (await cluster.cluster('SLOTS')) as [number, number, ...[string, number, ...unknown[]][]][];
+    const nodes = new Map<string, { host: string; port: number }>();
+    for (const [, , ...served] of slots) {
+      for (const [host, port] of replicas ? served : served.slice(0, 1)) nodes.set(`${host}:${port}`, { host, port });
+    }
+    return [...nodes.values()].map(({ host, port }) => new Redis({ ...options, host, port }));
+  } finally {
+    cluster.disconnect();
+  }
+}
+
+/**
+ * How many connections listen on `channel`, plain or sharded, over every node:
+ * on a cluster a subscriber is counted only by the node it is connected to.
+ */
+export async function testRedisSubscribers(channel: string): Promise<number> {
+  const nodes = await testRedisNodes({ maxRetriesPerRequest: 1 }, { replicas: true });
+  try {
+    const counts = await Promise.all(
+      nodes.map(async (node) => {
+        const [, plain] = (await node.pubsub('NUMSUB', channel)) as [string, number];
+        const [, sharded] = (await node.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number];
+        return Number(plain) + Number(sharded);
+      }),
+    );
+    return counts.reduce((sum, count) => sum + count, 0);
+  } finally {
+    for (const node of nodes) node.disconnect();
+  }
+}
 
 export async function resetTestRedis(): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  if (!TEST_REDIS_CLUSTER_NODES) {
+    const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      await redis.flushdb();
+    } finally {
+      redis.disconnect();
+    }
+    return;
+  }
+  const masters = await testRedisNodes({ maxRetriesPerRequest: 1 });
   try {
-    await redis.flushdb();
+    await Promise.all(masters.map((master) => master.flushall()));
   } finally {
-    redis.disconnect();
+    for (const master of masters) master.disconnect();
   }
 }

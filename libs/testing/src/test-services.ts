@@ -14,7 +14,7 @@ const answers = (check: Promise<void>) =>
 /**
  * Run by the tests' global setup, before any test file: PostgreSQL and Redis
  * for the tests on a machine that has neither. TEST_DATABASE_ADMIN_URL and
- * TEST_REDIS_URL win; without them, the usual local servers when they answer
+ * TEST_REDIS_URL (or TEST_REDIS_CLUSTER_NODES, a Redis Cluster's seeds) win; without them, the usual local servers when they answer
  * (CI has both); else an embedded PostgreSQL (data in `.data/test-postgres`)
  * and an in-memory Redis-compatible server, each announced by one line. The
  * variables are set for the test files, which start after this.
@@ -29,7 +29,10 @@ export async function provideTestServices(): Promise<() => Promise<void>> {
     stops.push(() => postgres.stop());
     say(`no PostgreSQL on 127.0.0.1:5432 and no TEST_DATABASE_ADMIN_URL: using an embedded PostgreSQL on 127.0.0.1:${port}`);
   }
-  if (!process.env.TEST_REDIS_URL && !(await answers(ensureReachable([redisDependency(DEFAULT_TEST_REDIS_URL)], 0)))) {
+  if (process.env.TEST_REDIS_CLUSTER_NODES) {
+    // A cluster the run was given (`npm run test:redis-cluster`): nothing to start, and no in-memory stand-in.
+    say(`Redis Cluster at ${process.env.TEST_REDIS_CLUSTER_NODES}`);
+  } else if (!process.env.TEST_REDIS_URL && !(await answers(ensureReachable([redisDependency(DEFAULT_TEST_REDIS_URL)], 0)))) {
     const redis = await RedisCompatibleServer.start();
     process.env.TEST_REDIS_URL = redis.url(15);
     stops.push(() => redis.close());

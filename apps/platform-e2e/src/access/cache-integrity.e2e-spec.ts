@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { encodeIdAndSecret, hashSecretToken } from '@platform/auth';
 import { PlatformMetrics } from '@platform/observability';
-import { singleError } from '@platform/testing';
-import Redis from 'ioredis';
+import { createTestRedis, singleError, TestRedis } from '@platform/testing';
 import { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
 /**
  * Whoever can write to Redis grants nothing PostgreSQL did not: entries
@@ -16,7 +14,7 @@ const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15'
  */
 describe('authorization caches in Redis', () => {
   let platform: TestPlatform;
-  let attacker: Redis;
+  let attacker: TestRedis;
   let tenantID: string;
   let pluginID: string;
 
@@ -40,7 +38,7 @@ describe('authorization caches in Redis', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ apps: ['core-tenants', 'services-api'] });
-    attacker = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    attacker = createTestRedis({ maxRetriesPerRequest: 1 });
     tenantID = await platform.fixtures.tenant();
     pluginID = (await platform.fixtures.plugin()).pluginID;
   });

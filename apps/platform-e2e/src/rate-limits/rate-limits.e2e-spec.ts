@@ -1,6 +1,5 @@
 import { MetricsListener } from '@platform/observability';
-import { request, singleError, TEST_REDIS_URL } from '@platform/testing';
-import Redis from 'ioredis';
+import { createTestRedis, request, singleError, TestRedis } from '@platform/testing';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,7 +175,7 @@ describe('request budgets of authenticated operations', () => {
 
 describe('request budgets under requests sent at once', () => {
   let platform: TestPlatform;
-  let redis: Redis;
+  let redis: TestRedis;
   /** Under 200 a window: leased one request at a time, so requests sent at once each need a lease of their own. */
   const PRINCIPAL_BUDGET = 100;
 
@@ -197,7 +196,7 @@ describe('request budgets under requests sent at once', () => {
 
   beforeAll(async () => {
     platform = await startPlatform({ apps: ['core-tenants', 'services-api'], env: { RATE_LIMIT_PRINCIPAL: `${PRINCIPAL_BUDGET}/60s`, RATE_LIMIT_TENANT: '10000/60s' } });
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = createTestRedis({ maxRetriesPerRequest: 1 });
   });
   afterAll(async () => {
     redis.disconnect();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { testRedisSubscribers } from '@platform/testing';
 import { transportNamespaceOf } from '@platform/transport';
 import { outboxCommittedChannel } from '@platform/webhooks';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversationPlatform, createInbox, startConversationPlatform } from '../conversations/conversation-platform';
 import { eventually } from '../support/eventually';
@@ -19,18 +19,15 @@ const WAIT_MS = 20_000;
 describe('the real-time relay, nudged when conversation events commit', () => {
   let context: ConversationPlatform;
   let replica: GatewayReplica;
-  let redis: Redis;
   let inboxID: string;
 
   beforeAll(async () => {
     context = await startConversationPlatform();
     replica = await startGateway(context.platform, { REALTIME_RELAY_POLL_MS: String(POLL_MS) });
-    redis = new Redis(context.platform.env.REDIS_URL!);
     inboxID = await createInbox(context, 'WhatsApp Suporte');
   });
 
   afterAll(async () => {
-    redis?.disconnect();
     await replica?.close();
     await context?.close();
   });
@@ -54,7 +51,7 @@ describe('the real-time relay, nudged when conversation events commit', () => {
     // The replica listens (its one look at start, and its look on subscribing, are behind us).
     const { TRANSPORT_NAMESPACE, DATABASE_URL } = context.platform.env;
     const channel = outboxCommittedChannel(transportNamespaceOf({ TRANSPORT_NAMESPACE, DATABASE_URL: DATABASE_URL! }));
-    await eventually(async () => expect(await redis.pubsub('NUMSUB', channel)).toEqual([channel, 1]));
+    await eventually(async () => expect(await testRedisSubscribers(channel)).toBe(1));
     const socket = await TestSocket.connect(replica.url, { headers: { authorization: context.channel.authorization } });
     expect((await socket.start()).type).toBe('subscribed');
 

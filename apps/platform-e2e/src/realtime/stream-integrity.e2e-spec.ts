@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestRaw, TEST_REDIS_URL } from '@platform/testing';
+import { createTestRedis, requestRaw, TestRedis } from '@platform/testing';
 import { transportNamespaceOf } from '@platform/transport';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -20,14 +19,14 @@ const RETENTION_SECONDS = 10;
 describe('real-time streams: resume and seals', () => {
   let platform: TestPlatform;
   let replicas: GatewayReplica[];
-  let redis: Redis;
+  let redis: TestRedis;
 
   const env = { REALTIME_RELAY_POLL_MS: '20', REALTIME_RETENTION_SECONDS: String(RETENTION_SECONDS) };
 
   beforeAll(async () => {
     platform = await startPlatform({ apps: ['core-tenants', 'services-api'] });
     replicas = [await startGateway(platform, env), await startGateway(platform, env)];
-    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = createTestRedis({ maxRetriesPerRequest: 1 });
   });
 
   afterAll(async () => {

@@ -21,7 +21,7 @@ import {
   generateTestSigningKey,
   resetTestRedis,
   signOperatorToken,
-  TEST_REDIS_URL,
+  testRedisEnv,
   TestSigningKey,
   TokenOverrides,
   VmStub,
@@ -94,7 +94,8 @@ export async function startPlatform(options: StartOptions = {}): Promise<TestPla
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: '5',
-    REDIS_URL: TEST_REDIS_URL,
+    // REDIS_URL, and REDIS_CLUSTER_NODES when the tests run on a Redis Cluster.
+    ...testRedisEnv(),
     OPERATOR_JWT_PRIVATE_KEY: signingKey.privateKeyPem,
     OPERATOR_JWT_PUBLIC_KEY: signingKey.publicKeyPem,
     // The provider stubs (trace providers) listen on loopback, on ports picked at random.

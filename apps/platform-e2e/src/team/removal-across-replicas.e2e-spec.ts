@@ -4,9 +4,8 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPluginsHelpdeskClient, createServicesApiClient, PluginsHelpdeskClient, ServicesApiClient } from '@platform/api-client';
 import { standingInvalidationChannel, StandingInvalidations } from '@platform/auth';
 import { loadConfig } from '@platform/config';
-import { OperatorFixture, TEST_REDIS_URL } from '@platform/testing';
+import { createTestRedis, OperatorFixture, TEST_REDIS_URL, testRedisNodes } from '@platform/testing';
 import { transportNamespaceOf } from '@platform/transport';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -131,7 +130,7 @@ describe('membership changes across replicas of services-api and plugins-helpdes
     await platform.fixtures.membership(tenantID, second.operatorID, 'owner');
     const bearer = `Bearer ${await platform.tokenFor(second.operatorID)}`;
     for (const client of services) expect((await invitationsSeenBy(client, bearer)).response.status).toBe(200);
-    const attacker = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    const attacker = createTestRedis({ maxRetriesPerRequest: 1 });
     try {
       const key = `auth:v2:standing:${tenantID}:operator:${second.operatorID}`;
       const copy = await attacker.get(key);
@@ -175,18 +174,26 @@ describe('membership changes across replicas of services-api and plugins-helpdes
     await warmEveryReplica(bearer, 200);
 
     // Cut one services-api replica's listening connection (Redis closes it; it reconnects by itself).
-    const admin = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+    // Every node's clients: on a cluster each listener is connected to one node of its own.
+    const nodes = await testRedisNodes({ maxRetriesPerRequest: 1 }, { replicas: true });
     try {
-      const listeners = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'))
-        .trim()
-        .split('\n')
-        // This test Redis database's only: other environments may share the server.
-        .filter((line) => line.includes(' name=services-api:standings ') && line.includes(` db=${new URL(TEST_REDIS_URL).pathname.slice(1) || '0'} `))
-        .map((line) => /^id=(\d+)/.exec(line)![1]);
+      const listeners = (
+        await Promise.all(
+          nodes.map(async (node) =>
+            String(await node.call('CLIENT', 'LIST'))
+              .trim()
+              .split('\n')
+              // The listener's name; on a cluster, ioredis's sharded subscriber connection prefixes it.
+              // This test Redis database's only: other environments may share the server.
+              .filter((line) => / name=(ioredis-cluster\(ssubscriber\):)?services-api:standings /.test(line) && line.includes(` db=${new URL(TEST_REDIS_URL).pathname.slice(1) || '0'} `))
+              .map((line) => ({ node, id: /^id=(\d+)/.exec(line)![1] })),
+          ),
+        )
+      ).flat();
       expect(listeners.length).toBeGreaterThanOrEqual(2);
-      await admin.call('CLIENT', 'KILL', 'ID', listeners[0]);
+      await listeners[0].node.call('CLIENT', 'KILL', 'ID', listeners[0].id);
     } finally {
-      admin.disconnect();
+      for (const node of nodes) node.disconnect();
     }
     const removed = await services[0].DELETE('/v1/tenants/{tenantID}/operators/{operatorID}', {
       params: { path: { tenantID, operatorID: member.operatorID } },

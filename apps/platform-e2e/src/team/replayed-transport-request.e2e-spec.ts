@@ -1,7 +1,6 @@
 import { ChangeMemberRole } from '@platform/contracts';
-import { TEST_REDIS_URL } from '@platform/testing';
+import { createTestRedis, TestRedis } from '@platform/testing';
 import { replyChannel, requestChannel, transportNamespaceOf } from '@platform/transport';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { packetOf } from '../support/transport-messages';
@@ -16,16 +15,16 @@ import { auditRecordsOf, roleOf, startTeamPlatform, TeamPlatform, teamApi } from
 describe('a transport request replayed after its Redis claim was deleted', () => {
   let env: TeamPlatform;
   let namespace: string;
-  let listener: Redis;
-  let attacker: Redis;
+  let listener: TestRedis;
+  let attacker: TestRedis;
   const captured: string[] = [];
   const replies: { id: string; err?: unknown }[] = [];
 
   beforeAll(async () => {
     env = await startTeamPlatform();
     namespace = transportNamespaceOf({ DATABASE_URL: env.platform.env.DATABASE_URL! });
-    attacker = new Redis(TEST_REDIS_URL);
-    listener = new Redis(TEST_REDIS_URL);
+    attacker = createTestRedis();
+    listener = createTestRedis();
     await listener.subscribe(requestChannel(namespace, ChangeMemberRole.pattern), replyChannel(namespace, ChangeMemberRole.pattern));
     listener.on('message', (channel, message) => {
       if (channel === requestChannel(namespace, ChangeMemberRole.pattern)) captured.push(message);

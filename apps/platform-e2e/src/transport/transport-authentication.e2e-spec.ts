@@ -6,9 +6,8 @@ import { loadConfig } from '@platform/config';
 import { IssueOperatorToken, TransportPing } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { MetricsListener } from '@platform/observability';
-import { TEST_REDIS_URL } from '@platform/testing';
+import { createTestRedis, TestRedis } from '@platform/testing';
 import { MessageAuthenticator, replyChannel, requestChannel, TransportClient, transportNamespaceOf } from '@platform/transport';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually';
 import { scrape } from '../support/metrics';
@@ -36,8 +35,8 @@ describe('transport messages without the apps key', () => {
   let secret: string;
   let namespace: string;
   let operatorID: string;
-  let attacker: Redis;
-  let subscriber: Redis;
+  let attacker: TestRedis;
+  let subscriber: TestRedis;
   let coreMetricsUrl: string;
   const replies: Packet[] = [];
 
@@ -74,8 +73,8 @@ describe('transport messages without the apps key', () => {
     const tenantID = await platform.fixtures.tenant();
     await platform.fixtures.membership(tenantID, operatorID, 'owner');
     coreMetricsUrl = await platform.apps['core-tenants']!.get(MetricsListener).listen(0, '127.0.0.1');
-    attacker = new Redis(TEST_REDIS_URL);
-    subscriber = new Redis(TEST_REDIS_URL);
+    attacker = createTestRedis();
+    subscriber = createTestRedis();
     await subscriber.subscribe(replyChannel(namespace, IssueOperatorToken.pattern));
     subscriber.on('message', (_channel, message) => replies.push(packetOf<Packet>(message)));
   });
@@ -128,8 +127,8 @@ describe('transport messages without the apps key', () => {
 describe('transport replies without the apps key', () => {
   let platform: TestPlatform;
   let client: TransportClient;
-  let impostor: Redis;
-  let publisher: Redis;
+  let impostor: TestRedis;
+  let publisher: TestRedis;
   let servicesMetricsUrl: string;
   let forge: (channel: string, packet: Packet) => string = () => '';
 
@@ -140,8 +139,8 @@ describe('transport replies without the apps key', () => {
     servicesMetricsUrl = await platform.apps['services-api']!.get(MetricsListener).listen(0, '127.0.0.1');
     const namespace = transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! });
     const replyOn = replyChannel(namespace, TransportPing.pattern);
-    impostor = new Redis(TEST_REDIS_URL);
-    publisher = new Redis(TEST_REDIS_URL);
+    impostor = createTestRedis();
+    publisher = createTestRedis();
     // Reads each request (its id is in the clear) and answers it at once, as a third party on Redis can.
     await impostor.subscribe(requestChannel(namespace, TransportPing.pattern));
     impostor.on('message', (_channel, message) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeletePluginConnection } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { runWithRequestID } from '@platform/observability';
-import { PluginConnectionFixture, TEST_REDIS_URL } from '@platform/testing';
+import { PluginConnectionFixture, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -37,7 +37,8 @@ describe('two environments on one Redis server', () => {
     first = await startPlatform({ apps: ['core-tenants', 'services-api'] });
     second = await startPlatform({
       apps: ['core-tenants', 'services-api'],
-      env: { REDIS_URL: otherRedisDatabase(TEST_REDIS_URL, 14) },
+      // A Redis Cluster has database 0 only: there the two environments share every key and channel but their namespace's.
+      env: TEST_REDIS_CLUSTER_NODES ? {} : { REDIS_URL: otherRedisDatabase(TEST_REDIS_URL, 14) },
       resetRedis: false,
     });
     firstTenantID = await first.fixtures.tenant();

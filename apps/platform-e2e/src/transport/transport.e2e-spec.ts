@@ -3,9 +3,8 @@ import { AppException } from '@platform/errors';
 import { createCoreTenantsApp, CoreTenantsConfig } from '@apps/core-tenants';
 import { ServerRedis } from '@nestjs/microservices';
 import { loadConfig } from '@platform/config';
-import { TEST_REDIS_URL } from '@platform/testing';
+import { createTestRedis } from '@platform/testing';
 import { ExactlyOnceRedisServer, replyChannel, TransportClient, transportNamespaceOf } from '@platform/transport';
-import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../support/eventually';
 import { startPlatform, TestPlatform } from '../support/platform';
@@ -68,7 +67,7 @@ describe('Redis transport between services-api and core-tenants', () => {
       handled.set(idOf(args[1]), (handled.get(idOf(args[1])) ?? 0) + 1);
       return handling.apply(this, args);
     });
-    const listener = new Redis(TEST_REDIS_URL);
+    const listener = createTestRedis();
     const replies: { id?: string; response?: { from?: string } }[] = [];
     try {
       await listener.subscribe(replyChannel(transportNamespaceOf({ DATABASE_URL: platform.env.DATABASE_URL! }), TransportPing.pattern));
