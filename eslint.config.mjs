@@ -113,7 +113,7 @@ const transportOnlyInClients = {
  * is one folder, so its parts reach each other and nothing else reaches into them.
  */
 const SERVICES_API_SRC = 'apps/services-api/src/';
-const SHARED_SERVICES_API_FOLDERS = ['jobs', 'sign-up/mail'];
+const SHARED_SERVICES_API_FOLDERS = ['jobs', 'mail'];
 const featureFolders = {
   rules: {
     'no-sibling-feature-imports': {

@@ -3,7 +3,7 @@ import { Clock } from '@platform/scheduling';
 import { OperatorsClient } from '../operators.client';
 import { SignUpKeys } from '../sign-up-keys';
 import { CODE_VALIDITY_MS, VerificationStore } from '../verification-store';
-import { MailProvider } from './mail.provider';
+import { MailProvider } from '../../mail/mail.provider';
 import { InvitationMailJob, SignUpMailJob, VerificationMailJob } from './sign-up-mail.job';
 import { renderInvitationMail, renderVerificationMail } from './templates';
 

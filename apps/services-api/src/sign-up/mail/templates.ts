@@ -1,11 +1,5 @@
+import type { RenderedMail } from '../../mail/mail.provider';
 import { MailLanguage } from './mail-language';
-
-/** A mail ready to send: subject, plain text and HTML bodies. */
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);

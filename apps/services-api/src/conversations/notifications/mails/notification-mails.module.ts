@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { measuredProvider, PlatformMetrics } from '@platform/observability';
 import type { ServicesApiConfig } from '../../../config';
-import { MailProvider } from '../../../sign-up/mail/mail.provider';
-import { SmtpMailProvider } from '../../../sign-up/mail/smtp-mail.provider';
+import { MailProvider } from '../../../mail/mail.provider';
+import { SmtpMailProvider } from '../../../mail/smtp-mail.provider';
 import { NotificationMailWorker } from './delivery/notification-mail.worker';
 import { NotificationMailsRepository } from './delivery/notification-mails.repository';
 import { SendNotificationMailUseCase } from './delivery/send-notification-mail.use-case';

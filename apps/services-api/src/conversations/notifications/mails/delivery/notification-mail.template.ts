@@ -1,4 +1,4 @@
-import type { RenderedMail } from '../../../../sign-up/mail/templates';
+import type { RenderedMail } from '../../../../mail/mail.provider';
 import type { NotificationMailKind } from './notification-mails.repository';
 
 /** Characters of a message quoted in a mail: enough to recognise it, never the conversation itself. */

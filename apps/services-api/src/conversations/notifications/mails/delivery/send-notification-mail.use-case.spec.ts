@@ -1,7 +1,6 @@
 import { fake, FakeClock } from '@platform/testing';
 import { describe, expect, it } from 'vitest';
-import type { MailProvider } from '../../../../sign-up/mail/mail.provider';
-import type { RenderedMail } from '../../../../sign-up/mail/templates';
+import type { MailProvider, RenderedMail } from '../../../../mail/mail.provider';
 import type { ClaimedMailBatch, MailRecipient, NotificationMailsRepository, WaitingMailItem } from './notification-mails.repository';
 import { SendNotificationMailUseCase } from './send-notification-mail.use-case';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '@platform/scheduling';
-import { MailProvider } from '../../../../sign-up/mail/mail.provider';
+import { MailProvider } from '../../../../mail/mail.provider';
 import { NOTIFICATION_MAILS_SETTINGS, NotificationMailsSettings } from '../notification-mails-settings';
 import { renderNotificationMail } from './notification-mail.template';
 import { ClaimedMailBatch, NotificationMailsRepository } from './notification-mails.repository';

@@ -1,6 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import { MailProvider } from './mail.provider';
-import { RenderedMail } from './templates';
+import { MailProvider, RenderedMail } from './mail.provider';
 
 export interface SmtpSettings {
   url: string;
