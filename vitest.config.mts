@@ -21,8 +21,11 @@ export default defineConfig({
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
     // Nest's logger keeps its lines and prints them only for a failing test (TEST_LOG=1 prints them all).
     setupFiles: ['reflect-metadata', 'libs/testing-doubles/src/capture-logs.setup.ts'],
-    // Test files share one Redis (and its pub/sub transport): run them one at a time.
-    fileParallelism: false,
+    // Two files at a time, one per core of the machine CI runs on: each has its own PostgreSQL database
+    // (so its own transport namespace) and each worker its own Redis database (libs/test-support/src/test-redis.ts).
+    // TEST_WORKERS=1 runs them one at a time.
+    fileParallelism: true,
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

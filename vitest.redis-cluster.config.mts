@@ -27,5 +27,6 @@ if (!process.env.TEST_REDIS_CLUSTER_NODES) {
 
 export default mergeConfig(
   { ...base, test: { ...base.test, include: [], exclude: [] } },
-  defineConfig({ test: { include: REDIS_CLUSTER_SUITES, exclude: ['apps/platform-e2e/src/faults/**'] } }),
+  // A cluster has database 0 only, which every file empties when it starts: one file at a time.
+  defineConfig({ test: { include: REDIS_CLUSTER_SUITES, exclude: ['apps/platform-e2e/src/faults/**'], fileParallelism: false, maxWorkers: 1 } }),
 );

@@ -1,5 +1,6 @@
 import { PlatformMetrics } from '@platform/observability';
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
@@ -8,7 +9,6 @@ import { CacheSeal } from './cache-seal';
 import { CredentialStore } from './credential-store';
 import { StandingInvalidations } from './standing-invalidations';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const secrets = { current: 'a-cache-secret-for-these-tests-only-000' };
 const pluginID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const settingsWith = (unknownCredentialTtlSeconds: number) => new AuthCacheSettings(secrets, unknownCredentialTtlSeconds, standingInvalidationChannel(`credential-spec-${process.pid}`));
@@ -35,7 +35,7 @@ describe('CredentialStore plugin secrets', () => {
   let redis: Redis;
 
   beforeAll(() => {
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -75,7 +75,7 @@ describe('CredentialStore unknown connection ids', () => {
   }
 
   beforeAll(() => {
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   });
   afterEach(() => redis.del(`auth:v2:connection:{c:${connectionID}}`));
   afterAll(() => redis.quit());
@@ -132,7 +132,7 @@ describe('CredentialStore connection entries and removals', () => {
   }
 
   beforeAll(() => {
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
   });
   afterEach(() => redis.del(...keys));
   afterAll(async () => {

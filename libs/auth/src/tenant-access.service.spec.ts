@@ -1,4 +1,5 @@
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthCacheSettings, standingInvalidationChannel } from './auth-cache-settings';
@@ -8,7 +9,6 @@ import type { RequestCharges } from './request-charges';
 import { StandingInvalidations } from './standing-invalidations';
 import { TenantAccessService } from './tenant-access.service';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const seal = new CacheSeal({ current: 'a-cache-secret-for-these-tests-only-000' });
 const tenantID = '5d1e0f3a-8c2b-4d6e-9f10-112233445566';
 const operator = { kind: 'operator' as const, operatorID: '3b241101-e2bb-4255-8caf-4136c566a962' };
@@ -60,7 +60,7 @@ describe('TenantAccessService standings', () => {
   const replica = (db: { repository: AuthReadsRepository }, listener = invalidations) => new TenantAccessService(db.repository, redis, seal, listener, fake<RequestCharges>({ chargeAdmittedTenant: async () => undefined }), settings);
 
   beforeAll(async () => {
-    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
     invalidations = await listening(redis, started);
   });
   afterAll(async () => {

@@ -1,12 +1,12 @@
 import { RedisCompatibleServer } from '@platform/local-services';
 import type { PlatformMetrics } from '@platform/observability';
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedWindowCounters, WindowCounter } from './fixed-window-counters';
 import { RateLimiter } from './rate-limiter';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
 /** The same script on real Redis and on the quick start's in-memory server. */
 describe.each(['redis', 'in-memory server'] as const)('FixedWindowCounters on %s', (kind) => {

@@ -1,4 +1,5 @@
 import { RedisCompatibleServer } from '@platform/local-services';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedWindowCounters, WindowCounter, WindowLease, WindowReading } from './fixed-window-counters';
@@ -32,7 +33,6 @@ class CallersBetweenTurns extends FixedWindowCounters {
   }
 }
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 
 /** Two replicas, each with its own connection, on real Redis and on the quick start's in-memory server. */
 describe.each(['redis', 'in-memory server'] as const)('LeasedWindows on %s', (kind) => {

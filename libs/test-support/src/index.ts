@@ -9,7 +9,7 @@ export { adminDatabaseUrl, createTestDatabase, createTestDataSource, DEFAULT_ADM
 export type { TestDatabase } from './test-database';
 export { POOLER_URL_VARIABLE, startTestPooler } from './test-pooler';
 export type { TestPooler } from './test-pooler';
-export { clusterSeeds, createTestRedis, DEFAULT_TEST_REDIS_URL, resetTestRedis, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL, testRedisEnv, testRedisNodes, testRedisSubscribers } from './test-redis';
+export { clusterSeeds, createTestRedis, DEFAULT_TEST_REDIS_URL, resetTestRedis, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_SPARE_URL, TEST_REDIS_URL, testRedisEnv, testRedisNodes, testRedisSubscribers } from './test-redis';
 export type { TestRedis } from './test-redis';
 export { insertTenant } from './tenant-rows';
 export type { Queryable } from './tenant-rows';

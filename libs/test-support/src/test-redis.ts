@@ -1,25 +1,54 @@
 import Redis, { Cluster, RedisOptions } from 'ioredis';
 
 /**
- * Redis for tests: a logical database of its own (15 unless TEST_REDIS_URL
- * says otherwise), emptied when a test file starts. Test files run one at a
- * time, so they never see each other's keys or transport messages.
+ * Redis for tests: a logical database per Vitest worker, emptied when a test
+ * file starts. The first worker has database 15 (or the one TEST_REDIS_URL
+ * names), the second 13, and so on two apart: each worker also owns the
+ * database just below its own (TEST_REDIS_SPARE_URL), for a spec that needs
+ * a second environment. Two files running at once therefore never see each
+ * other's keys or streams; their pub/sub channels, which Redis does not
+ * scope by database, are apart already, because every channel name carries
+ * the transport namespace, which is the file's own PostgreSQL database.
  *
  * With TEST_REDIS_CLUSTER_NODES (comma-separated host:port seeds of a Redis
  * Cluster, `npm run test:redis-cluster`), the apps get REDIS_CLUSTER_NODES
  * and the tests' own clients are cluster clients. A cluster has database 0
  * only, so a file starts with FLUSHALL on every master rather than a FLUSHDB
- * of its own database: files still run one at a time, which keeps the same
- * isolation without a key prefix the apps would have to know about (their
- * pub/sub channels and stream keys would need it too).
+ * of its own database, and that pass runs its files one at a time: the same
+ * isolation without a key prefix the apps would have to know about.
  */
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379/15';
 
 /** The cluster's seeds, or undefined when the tests run on a single Redis. */
 export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || undefined;
 
-/** On a cluster, its first seed (database 0): what REDIS_URL names beside REDIS_CLUSTER_NODES. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? (TEST_REDIS_CLUSTER_NODES ? firstSeedUrl(TEST_REDIS_CLUSTER_NODES) : DEFAULT_TEST_REDIS_URL);
+/** How many databases a worker owns: its own and a spare just below it. */
+const DATABASES_PER_WORKER = 2;
+
+/**
+ * This worker's database on a single server; on a cluster, its first seed
+ * (database 0): what REDIS_URL names beside REDIS_CLUSTER_NODES.
+ */
+export const TEST_REDIS_URL = TEST_REDIS_CLUSTER_NODES ? firstSeedUrl(TEST_REDIS_CLUSTER_NODES) : workerDatabaseUrl(process.env.TEST_REDIS_URL ?? DEFAULT_TEST_REDIS_URL, 0);
+
+/** The database below this worker's, for a second environment on the same server (single server only). */
+export const TEST_REDIS_SPARE_URL = TEST_REDIS_CLUSTER_NODES ? undefined : workerDatabaseUrl(process.env.TEST_REDIS_URL ?? DEFAULT_TEST_REDIS_URL, 1);
+
+/**
+ * The run's base database (the first worker's), moved down by the worker's
+ * place: Vitest numbers the workers of a run from 1 in VITEST_POOL_ID.
+ */
+function workerDatabaseUrl(base: string, offset: number): string {
+  const url = new URL(base);
+  const baseDatabase = Number(url.pathname.slice(1) || '0');
+  const worker = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  const database = baseDatabase - worker * DATABASES_PER_WORKER - offset;
+  if (!Number.isInteger(database) || database < 0) {
+    throw new Error(`test Redis: worker ${worker + 1} of a run based on database ${baseDatabase} has no database left (databases count down from the base, ${DATABASES_PER_WORKER} per worker)`);
+  }
+  url.pathname = `/${database}`;
+  return url.toString();
+}
 
 function firstSeedUrl(nodes: string): string {
   const [{ host, port }] = clusterSeeds(nodes);

@@ -13,7 +13,7 @@ export type { RawRequestOptions, RawResponse } from './raw-http';
 export type { JsonResponse, RequestOptions } from './http';
 export { generateTestSigningKey, signOperatorToken, unsignedToken } from './signing-keys';
 export type { TestSigningKey, TokenOverrides } from './signing-keys';
-export { adminDatabaseUrl, clusterSeeds, createTestDatabase, createTestDataSource, createTestRedis, insertTenant, POOLER_URL_VARIABLE, prepareTemplateDatabase, resetTestRedis, startTestPooler, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL, testRedisEnv, testRedisNodes, testRedisSubscribers } from '@platform/test-support';
+export { adminDatabaseUrl, clusterSeeds, createTestDatabase, createTestDataSource, createTestRedis, insertTenant, POOLER_URL_VARIABLE, prepareTemplateDatabase, resetTestRedis, startTestPooler, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_SPARE_URL, TEST_REDIS_URL, testRedisEnv, testRedisNodes, testRedisSubscribers } from '@platform/test-support';
 export type { TestDatabase, TestPooler, TestRedis } from '@platform/test-support';
 export { freePort } from './free-port';
 export { provideTestServices } from './test-services';

@@ -2,17 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DeletePluginConnection } from '@platform/contracts';
 import { AppException } from '@platform/errors';
 import { runWithRequestID } from '@platform/observability';
-import { PluginConnectionFixture, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_URL } from '@platform/testing';
+import { PluginConnectionFixture, TEST_REDIS_CLUSTER_NODES, TEST_REDIS_SPARE_URL } from '@platform/testing';
 import { TransportClient } from '@platform/transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatform, TestPlatform } from '../support/platform';
-
-/** The same Redis server as the tests' own, on another logical database. */
-function otherRedisDatabase(url: string, db: number): string {
-  const other = new URL(url);
-  other.pathname = `/${db}`;
-  return other.toString();
-}
 
 /**
  * Two environments on one Redis server, each with its own database and Redis
@@ -38,7 +31,8 @@ describe('two environments on one Redis server', () => {
     second = await startPlatform({
       apps: ['core-tenants', 'services-api'],
       // A Redis Cluster has database 0 only: there the two environments share every key and channel but their namespace's.
-      env: TEST_REDIS_CLUSTER_NODES ? {} : { REDIS_URL: otherRedisDatabase(TEST_REDIS_URL, 14) },
+      // The same Redis server as the tests' own, on this worker's spare database.
+      env: TEST_REDIS_CLUSTER_NODES ? {} : { REDIS_URL: TEST_REDIS_SPARE_URL! },
       resetRedis: false,
     });
     firstTenantID = await first.fixtures.tenant();

@@ -3,6 +3,7 @@ import { CacheSeal } from '@platform/auth';
 import type { SqlRunner } from '@platform/database';
 import type { OutboxEvent, OutboxLoss, OutboxRepository } from '@platform/outbox';
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,6 @@ import { TenantStreams } from '../streams/tenant-streams';
 import { OutboxNudgeListener } from './outbox-nudge-listener';
 import { OutboxRelay } from './outbox-relay';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const WAIT = { timeout: 50_000, interval: 20 };
 /** The relay's poll, far past any test: what it relays without a call, a nudge made it relay. */
 const NO_POLL_MS = 3_600_000;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CacheSeal } from '@platform/auth';
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type WebSocket from 'ws';
@@ -11,7 +12,6 @@ import { StreamFanOut } from './stream-fan-out';
 import { Subscriber } from './subscriber';
 import type { Audience } from './visibility';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const BUFFER_LIMIT = 1 << 20;
 const WAIT = { timeout: 50_000, interval: 20 };
 const OPERATOR_ID = '11111111-1111-4111-8111-111111111111';

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CacheSeal } from '@platform/auth';
 import { RedisCompatibleServer } from '@platform/local-services';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isLapsed, StreamedEvent, StreamRead } from './streamed-event';
 import { TenantStreams } from './tenant-streams';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const RETENTION_MS = 10_000;
 /** A seal opens until the window and a minute of slack have passed since the append. */
 const SEAL_LIFETIME_MS = RETENTION_MS + 60_000;

@@ -1,12 +1,12 @@
 import { RedisCompatibleServer } from '@platform/local-services';
 import type { PlatformMetrics } from '@platform/observability';
 import { fake } from '@platform/testing-doubles';
+import { TEST_REDIS_URL } from '@platform/test-support';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignUpKeys } from './sign-up-keys';
 import { CODE_VALIDITY_MS, MAX_CODE_ATTEMPTS, VerificationStore } from './verification-store';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
 const OLD = 'sign-up-secret-being-retired-aaaaaaaaaaaaaaaa';
 const NEW = 'sign-up-secret-taking-over-bbbbbbbbbbbbbbbbbb';
 
