@@ -7,6 +7,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const paths: Record<string, string[]> = JSON.parse(readFileSync(resolve('tsconfig.base.json'), 'utf8')).compilerOptions.paths;
 const alias = Object.fromEntries(Object.entries(paths).map(([name, [target]]) => [name, resolve(target)]));
 
+/**
+ * Files that need a process of their own: the tracing spec starts OpenTelemetry before http, pg and ioredis load,
+ * which a worker that already ran another file has loaded. They run in `npm run test:fresh-process`
+ * (vitest.fresh-process.config.mts), part of `npm test`.
+ */
+export const FRESH_PROCESS_SPECS = ['apps/platform-e2e/src/observability/tracing.e2e-spec.ts'];
+
 export default defineConfig({
   plugins: [
     // SWC instead of esbuild: Nest's dependency injection needs decorator metadata.
@@ -17,7 +24,7 @@ export default defineConfig({
     include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'apps/**/*.e2e-spec.ts', 'tools/lint/*.spec.mjs', 'tools/openapi/*.spec.ts'],
     // The fault suite runs built apps in their own processes: vitest.faults.config.mts. The Redis Cluster
     // failover starts a cluster of its own and runs in `npm run test:redis-cluster`: vitest.redis-cluster.config.mts.
-    exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**', 'apps/platform-e2e/src/redis-cluster/**'],
+    exclude: [...configDefaults.exclude, 'apps/platform-e2e/src/faults/**', 'apps/platform-e2e/src/redis-cluster/**', ...FRESH_PROCESS_SPECS],
     globalSetup: ['apps/platform-e2e/src/support/global-setup.ts'],
     // Nest's logger keeps its lines and prints them only for a failing test (TEST_LOG=1 prints them all).
     setupFiles: ['reflect-metadata', 'libs/testing-doubles/src/capture-logs.setup.ts'],
@@ -29,5 +36,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker keeps the modules it loaded from one file to the next instead of loading Nest, TypeORM and the
+    // apps again for each: that loading was half the run's time. What a file changes it undoes (apps closed,
+    // databases dropped, fake timers restored); a file that needs a fresh process is in FRESH_PROCESS_SPECS.
+    isolate: false,
   },
 });
