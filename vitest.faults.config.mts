@@ -30,9 +30,6 @@ export default mergeConfig(
       globalSetup: ['apps/platform-e2e/src/faults/harness/global-setup.ts'],
       testTimeout: 60_000,
       hookTimeout: 120_000,
-      // The files share the harness's redis-server, which some of them stop and restart: one at a time.
-      fileParallelism: false,
-      maxWorkers: 1,
     },
   }),
 );
