@@ -25,8 +25,13 @@ if (!process.env.TEST_REDIS_CLUSTER_NODES) {
   throw new Error('TEST_REDIS_CLUSTER_NODES is not set: start a cluster with `tools/redis-cluster/cluster.sh start` and pass the seeds it prints (docs/testing.md)');
 }
 
+/**
+ * A cluster has database 0 only, which every file empties when it starts: a worker needs a cluster of its own.
+ * TEST_REDIS_CLUSTER_NODES lists one per worker, separated by `;` (libs/test-support/src/test-redis.ts).
+ */
+const clusters = process.env.TEST_REDIS_CLUSTER_NODES.split(';').filter((seeds) => seeds.trim()).length;
+
 export default mergeConfig(
   { ...base, test: { ...base.test, include: [], exclude: [] } },
-  // A cluster has database 0 only, which every file empties when it starts: one file at a time.
-  defineConfig({ test: { include: REDIS_CLUSTER_SUITES, exclude: ['apps/platform-e2e/src/faults/**'], fileParallelism: false, maxWorkers: 1 } }),
+  defineConfig({ test: { include: REDIS_CLUSTER_SUITES, exclude: ['apps/platform-e2e/src/faults/**'], fileParallelism: clusters > 1, maxWorkers: clusters } }),
 );

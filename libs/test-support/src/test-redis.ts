@@ -14,13 +14,31 @@ import Redis, { Cluster, RedisOptions } from 'ioredis';
  * Cluster, `npm run test:redis-cluster`), the apps get REDIS_CLUSTER_NODES
  * and the tests' own clients are cluster clients. A cluster has database 0
  * only, so a file starts with FLUSHALL on every master rather than a FLUSHDB
- * of its own database, and that pass runs its files one at a time: the same
- * isolation without a key prefix the apps would have to know about.
+ * of its own database, and each worker needs a cluster of its own: the
+ * variable may list several clusters, separated by `;`, the first worker's
+ * first. That is the same isolation without a key prefix the apps would have
+ * to know about.
  */
 export const DEFAULT_TEST_REDIS_URL = 'redis://127.0.0.1:6379/15';
 
-/** The cluster's seeds, or undefined when the tests run on a single Redis. */
-export const TEST_REDIS_CLUSTER_NODES = process.env.TEST_REDIS_CLUSTER_NODES || undefined;
+/** This worker's place in the run: Vitest numbers the workers from 1 in VITEST_POOL_ID (the global setup has none: 0). */
+function workerIndex(): number {
+  return Math.max(Number(process.env.VITEST_POOL_ID ?? '1') - 1, 0);
+}
+
+/** This worker's cluster's seeds, or undefined when the tests run on a single Redis. */
+export const TEST_REDIS_CLUSTER_NODES = workerCluster(process.env.TEST_REDIS_CLUSTER_NODES);
+
+function workerCluster(clusters: string | undefined): string | undefined {
+  if (!clusters) return undefined;
+  const list = clusters
+    .split(';')
+    .map((seeds) => seeds.trim())
+    .filter(Boolean);
+  const cluster = list[workerIndex()];
+  if (!cluster) throw new Error(`test Redis: worker ${workerIndex() + 1} has no cluster of its own: TEST_REDIS_CLUSTER_NODES lists ${list.length}`);
+  return cluster;
+}
 
 /** How many databases a worker owns: its own and a spare just below it. */
 const DATABASES_PER_WORKER = 2;
@@ -34,14 +52,11 @@ export const TEST_REDIS_URL = TEST_REDIS_CLUSTER_NODES ? firstSeedUrl(TEST_REDIS
 /** The database below this worker's, for a second environment on the same server (single server only). */
 export const TEST_REDIS_SPARE_URL = TEST_REDIS_CLUSTER_NODES ? undefined : workerDatabaseUrl(process.env.TEST_REDIS_URL ?? DEFAULT_TEST_REDIS_URL, 1);
 
-/**
- * The run's base database (the first worker's), moved down by the worker's
- * place: Vitest numbers the workers of a run from 1 in VITEST_POOL_ID.
- */
+/** The run's base database (the first worker's), moved down by the worker's place. */
 function workerDatabaseUrl(base: string, offset: number): string {
   const url = new URL(base);
   const baseDatabase = Number(url.pathname.slice(1) || '0');
-  const worker = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  const worker = workerIndex();
   const database = baseDatabase - worker * DATABASES_PER_WORKER - offset;
   if (!Number.isInteger(database) || database < 0) {
     throw new Error(`test Redis: worker ${worker + 1} of a run based on database ${baseDatabase} has no database left (databases count down from the base, ${DATABASES_PER_WORKER} per worker)`);

@@ -4,6 +4,7 @@ import { connectionKey, connectionTombstoneKey, standingInvalidationChannel } fr
 import * as contracts from '@platform/contracts';
 import { createRedisClient, duplicateConnection, keySlot, masterConnections, tenantTag } from '@platform/redis';
 import { FixedWindowCounters } from '@platform/request-budgets';
+import { clusterSeeds, TEST_REDIS_CLUSTER_NODES } from '@platform/testing';
 import { replyChannel, requestChannel } from '@platform/transport';
 import { outboxCommittedChannel } from '@platform/webhooks';
 import type Redis from 'ioredis';
@@ -14,13 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * factory the apps use: run with TEST_REDIS_CLUSTER_NODES (host:port seeds of
  * a cluster of three masters or more); skipped without.
  */
-const seeds = process.env.TEST_REDIS_CLUSTER_NODES;
+const seeds = TEST_REDIS_CLUSTER_NODES;
 
 describe.skipIf(!seeds)('Redis Cluster paths', () => {
   let redis: Redis;
   const topology = () => ({
     url: process.env.TEST_REDIS_CLUSTER_URL ?? 'redis://127.0.0.1',
-    clusterSeeds: seeds!.split(',').map((seed) => ({ host: seed.split(':')[0], port: Number(seed.split(':')[1]) })),
+    clusterSeeds: clusterSeeds(seeds!),
   });
 
   beforeAll(async () => {

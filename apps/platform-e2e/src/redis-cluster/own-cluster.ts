@@ -10,8 +10,9 @@ const SCRIPT = join(process.cwd(), 'tools/redis-cluster/cluster.sh');
 /**
  * A Redis Cluster a spec owns (tools/redis-cluster/cluster.sh on six ports of
  * its own), so it may kill nodes without touching the cluster the other
- * suites share. Its ports are the shared cluster's first port plus 10 unless
- * TEST_REDIS_FAILOVER_PORT_BASE says otherwise (CI: 7010-7015).
+ * suites share. Its ports are the first port of the worker's shared cluster
+ * plus 10 unless TEST_REDIS_FAILOVER_PORT_BASE says otherwise (CI: 7010-7015
+ * or 7030-7035, beside clusters on 7000 and 7020).
  */
 export class OwnCluster {
   readonly dir: string;
