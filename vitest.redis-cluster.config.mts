@@ -11,8 +11,9 @@ import base from './vitest.config.mjs';
 export const REDIS_CLUSTER_SUITES = [
   'apps/platform-e2e/src/access/authentication.e2e-spec.ts',
   'apps/platform-e2e/src/access/cache-integrity.e2e-spec.ts',
-  // transport-authentication (signatures, key rotation) proves nothing that depends on where a channel lives: npm test runs it.
   'apps/platform-e2e/src/transport/transport.e2e-spec.ts',
+  // transport-authentication's key rotation sends the moment an app is up: the transport must wait for both its connections.
+  'apps/platform-e2e/src/transport/transport-authentication.e2e-spec.ts',
   'apps/platform-e2e/src/transport/transport-environments.e2e-spec.ts',
   'apps/platform-e2e/src/team/removal-across-replicas.e2e-spec.ts',
   'apps/platform-e2e/src/rate-limits/**/*.e2e-spec.ts',

@@ -80,6 +80,20 @@ export class NamespacedRedisClient extends ClientRedis {
     return this.isManuallyClosed ? undefined : reconnectDelayMs(attempt);
   }
 
+  /**
+   * Connected once both connections are ready. Nest settles the connection as
+   * soon as either of them reports ready: a request sent before the other one
+   * is would, on a cluster (whose connections refuse commands until ready,
+   * having no offline queue), subscribe for its reply on a connection still
+   * connecting and fail 503. A connection lost meanwhile fails the request as
+   * Nest's own lost connection does.
+   */
+  override async connect(): Promise<unknown> {
+    const connected: unknown = await super.connect();
+    await Promise.all(this.connections().map(untilReady));
+    return connected;
+  }
+
   /** On a cluster, a cluster client whose channels are sharded (libs/redis); on one server, Nest's own. */
   override async createClient(): Promise<Redis> {
     const cluster = clusterConnection(this.settings, 'transport-client', (attempt) => this.createRetryStrategy(attempt));
@@ -90,6 +104,28 @@ export class NamespacedRedisClient extends ClientRedis {
   connections(): Redis[] {
     return this.pubClient && this.subClient ? [this.pubClient, this.subClient] : [];
   }
+}
+
+/** Statuses of a connection on its way to ready: any other than these and ready is a lost connection. */
+const CONNECTING = new Set(['wait', 'connecting', 'connect']);
+
+/** Resolves once `connection` is ready (at once if it is); rejects if it is lost, now or before it is ready. */
+function untilReady(connection: Redis): Promise<void> {
+  if (connection.status === 'ready') return Promise.resolve();
+  if (!CONNECTING.has(connection.status)) return Promise.reject(new Error('Connection lost. Trying to reconnect...'));
+  return new Promise((resolve, reject) => {
+    const settle = (outcome: () => void) => () => {
+      connection.off('ready', ready);
+      connection.off('close', closed);
+      connection.off('end', closed);
+      outcome();
+    };
+    const ready = settle(resolve);
+    const closed = settle(() => reject(new Error('Connection lost. Trying to reconnect...')));
+    connection.once('ready', ready);
+    connection.once('close', closed);
+    connection.once('end', closed);
+  });
 }
 
 /** The listening side (core-tenants): each request handled by exactly one replica, in the namespace. */
