@@ -53,6 +53,15 @@ function clientWithDoubles(): { client: NamespacedRedisClient; publisher: Connec
   return { client, publisher, subscriber };
 }
 
+/** The client half-way through connecting: its publisher ready, its subscriber still connecting. */
+async function halfConnected(): Promise<ReturnType<typeof clientWithDoubles>> {
+  const doubles = clientWithDoubles();
+  void doubles.client.connect().catch(() => undefined);
+  await new Promise((resolve) => setImmediate(resolve));
+  doubles.publisher.becomeReady();
+  return doubles;
+}
+
 /** Whether the promise has settled once every pending callback ran. */
 async function settledNow(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
@@ -66,10 +75,7 @@ async function settledNow(promise: Promise<unknown>): Promise<boolean> {
 
 describe('the transport client connecting', () => {
   it('is connected for a request only once both its connections are ready, not when the first one is', async () => {
-    const { client, publisher, subscriber } = clientWithDoubles();
-    void client.connect().catch(() => undefined);
-    await new Promise((resolve) => setImmediate(resolve));
-    publisher.becomeReady();
+    const { client, publisher, subscriber } = await halfConnected();
 
     // A request's own connect() while the subscriber is still connecting: it waits for it.
     const request = client.connect();
@@ -80,10 +86,7 @@ describe('the transport client connecting', () => {
   });
 
   it('fails a request at once when its other connection is lost before it is ready', async () => {
-    const { client, publisher, subscriber } = clientWithDoubles();
-    void client.connect().catch(() => undefined);
-    await new Promise((resolve) => setImmediate(resolve));
-    publisher.becomeReady();
+    const { client, subscriber } = await halfConnected();
 
     const request = client.connect();
     subscriber.close();
