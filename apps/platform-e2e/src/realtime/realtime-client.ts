@@ -170,10 +170,11 @@ export async function appendEvents(platform: TestPlatform, tenantID: string, eve
         headers: null,
       });
     }
+    // This transaction's rows only (xmin): an app may append the tenant's own events (a presence change) meanwhile.
     const rows: { id: string }[] = await runner.query(
-      `SELECT id FROM webhook_events WHERE tenant_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2`,
-      [tenantID, events.length],
+      `SELECT id FROM webhook_events WHERE tenant_id = $1 AND xmin = pg_current_xact_id()::xid ORDER BY occurred_at, id`,
+      [tenantID],
     );
-    return rows.map((row) => row.id).reverse();
+    return rows.map((row) => row.id);
   });
 }
